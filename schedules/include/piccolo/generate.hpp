@@ -1,0 +1,39 @@
+#pragma once
+// Schedule generators, one file per algorithm family, looked up by name.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "piccolo/schedule.hpp"
+
+namespace piccolo {
+
+struct GenerateRequest {
+    Collective collective = Collective::allgather;
+    std::string algorithm;   // registry name: ring, k-ring, rd, rm, prd, prm
+    int k = 0;               // radix; ignored by algorithms without one
+    Rank ranks = 0;          // p
+    std::uint64_t bytes = 0; // per-rank contribution (allgather) or vector size (allreduce)
+    bool payload = true;     // fill payload descriptors (the verifier needs them; the engine not)
+};
+
+struct AlgorithmInfo {
+    std::string_view name;
+    std::string_view summary;
+    bool has_radix = false;  // whether k is a parameter
+    // Valid k for p ranks (empty when the algorithm has no radix).
+    std::vector<int> (*valid_radices)(Rank p) = nullptr;
+    Schedule (*generate)(const GenerateRequest& request) = nullptr;
+};
+
+std::span<const AlgorithmInfo> algorithms();
+const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputError
+
+// Validates the request (p >= 2, 2 <= k <= p, k valid for the algorithm, bytes > 0) and
+// generates. Throws InputError with a one-line explanation.
+Schedule generate(const GenerateRequest& request);
+
+}  // namespace piccolo

@@ -1,0 +1,87 @@
+#pragma once
+// The schedule IR: a DAG of transfer and compute tasks stored flat (structure of arrays, CSR
+// dependency lists) so that the verifier and the engine walk contiguous memory.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace piccolo {
+
+using Rank = std::int32_t;
+using TaskId = std::uint32_t;  // dense index of a task inside its schedule
+
+enum class Collective : std::uint8_t { allgather, allreduce };
+
+// A transfer moves bytes between two ranks; the others are local work on one rank.
+enum class TaskKind : std::uint8_t { transfer, reduce, permute, copy };
+
+std::string_view to_string(Collective collective);
+std::string_view to_string(TaskKind kind);
+Collective parse_collective(std::string_view name);  // throws InputError
+
+// Rows of variable length stored back to back: row i is items[offsets[i], offsets[i+1]).
+template <class T>
+struct Csr {
+    std::vector<std::uint32_t> offsets{0};
+    std::vector<T> items;
+
+    [[nodiscard]] std::size_t rows() const { return offsets.size() - 1; }
+    [[nodiscard]] std::span<const T> row(std::size_t i) const {
+        return {items.data() + offsets[i], items.data() + offsets[i + 1]};
+    }
+    void close_row();  // ends the row whose items were appended since the previous close_row()
+    void reserve(std::size_t rows, std::size_t total_items) {
+        offsets.reserve(rows + 1);
+        items.reserve(total_items);
+    }
+};
+
+// What one collective instance needs: the data it starts from and the result it must produce.
+// Allgather: `pieces` blocks of `bytes` each (block b starts on rank b). Allreduce: the
+// `bytes`-byte vector is cut into `pieces` segments whose sizes differ by at most one byte.
+struct CollectiveShape {
+    Collective collective = Collective::allgather;
+    Rank ranks = 0;
+    std::uint64_t bytes = 0;     // per-rank contribution (allgather) or vector size (allreduce)
+    std::uint32_t pieces = 0;    // blocks (allgather, == ranks) or segments (allreduce)
+
+    [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
+    [[nodiscard]] std::uint64_t total_buffer_bytes() const;  // PICCL's buffer_size
+};
+
+class Schedule {
+public:
+    CollectiveShape shape;
+    std::string algorithm;  // registry name, or whatever a PICCL file called it
+    int k = 0;              // radix; 0 when the algorithm has none
+
+    // One entry per task. For compute tasks src == dst == the rank doing the work.
+    std::vector<TaskKind> kind;
+    std::vector<Rank> src;
+    std::vector<Rank> dst;
+    std::vector<std::uint32_t> size_class;  // index into size_values
+    std::vector<std::uint64_t> size_values; // distinct task sizes in bytes
+    Csr<TaskId> deps;
+    // Which blocks (allgather) or segments (allreduce) a task carries or works on. Either
+    // absent for every task (payload.rows() == 0) or present for every task.
+    Csr<std::uint32_t> payload;
+    // Ids as written in an XML file when they are not 0..n-1 (PICCL files may skip numbers);
+    // empty when task i has id i.
+    std::vector<std::int64_t> external_ids;
+
+    [[nodiscard]] std::size_t size() const { return kind.size(); }
+    [[nodiscard]] std::uint64_t bytes(TaskId t) const { return size_values[size_class[t]]; }
+    [[nodiscard]] bool has_payload() const { return payload.rows() == size(); }
+    [[nodiscard]] std::int64_t external_id(TaskId t) const {
+        return external_ids.empty() ? static_cast<std::int64_t>(t) : external_ids[t];
+    }
+    [[nodiscard]] std::size_t transfer_count() const;
+
+    // Successor lists (the reverse of deps), built on demand.
+    [[nodiscard]] Csr<TaskId> successors() const;
+};
+
+}  // namespace piccolo

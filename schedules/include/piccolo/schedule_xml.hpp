@@ -1,0 +1,30 @@
+#pragma once
+// Schedule XML at the edge: piccolo's format, a superset of PICCL's (see DESIGN.md, "XML format").
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "piccolo/schedule.hpp"
+
+namespace piccolo {
+
+// A schedule read from a file, with the line each task came from (for error messages).
+struct LoadedSchedule {
+    Schedule schedule;
+    std::vector<std::uint32_t> lines;  // per task, 1-based
+    std::string origin;                // file name as given
+    [[nodiscard]] std::string where(TaskId task) const;  // "file.xml:12"
+};
+
+std::string schedule_to_xml(const Schedule& schedule);
+void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& file);
+
+// Throws InputError "FILE:LINE: problem" on malformed input (syntax, missing or non-integer
+// attributes, duplicate ids, dependencies on unknown ids). Semantic checks are the verifier's.
+LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin);
+LoadedSchedule read_schedule_xml(const std::filesystem::path& file);
+
+}  // namespace piccolo

@@ -1,0 +1,31 @@
+#pragma once
+// Internal entry points of the generator files; registry.cpp turns them into AlgorithmInfo.
+
+#include <vector>
+
+#include "piccolo/generate.hpp"
+
+namespace piccolo::detail {
+
+// ring.cpp
+Schedule generate_ring(const GenerateRequest& request);
+// k_ring.cpp
+std::vector<int> k_ring_radices(Rank p);
+Schedule generate_k_ring(const GenerateRequest& request);
+// rd.cpp, rm.cpp, prd.cpp, prm.cpp
+Schedule generate_rd(const GenerateRequest& request);
+Schedule generate_rm(const GenerateRequest& request);
+Schedule generate_prd(const GenerateRequest& request);
+Schedule generate_prm(const GenerateRequest& request);
+std::vector<int> any_radix(Rank p);  // 2..p
+
+// reduce_scatter_reversal.cpp: an Allreduce as the reduce-scatter obtained by reversing an
+// Allgather whose transfers each carry one block, followed by that Allgather.
+Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request);
+
+// recursive_exchange.cpp: rounds of k-1 partners (RM order: spacing grows; permuted order:
+// spacing shrinks, then a permute), any p via mixed radix and fold-in.
+enum class ExchangeOrder { multiplying, permuted };
+Schedule recursive_exchange(const GenerateRequest& request, int k, ExchangeOrder order);
+
+}  // namespace piccolo::detail

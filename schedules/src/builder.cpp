@@ -1,0 +1,72 @@
+#include "builder.hpp"
+
+#include <numeric>
+
+namespace piccolo::detail {
+
+ScheduleBuilder::ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k,
+                                 bool with_payload)
+    : with_payload_(with_payload) {
+    schedule_.shape = shape;
+    schedule_.algorithm = std::move(algorithm);
+    schedule_.k = k;
+}
+
+void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
+    schedule_.kind.reserve(tasks);
+    schedule_.src.reserve(tasks);
+    schedule_.dst.reserve(tasks);
+    schedule_.size_class.reserve(tasks);
+    schedule_.deps.reserve(tasks, deps);
+    if (with_payload_) schedule_.payload.offsets.reserve(tasks + 1);
+}
+
+std::uint32_t ScheduleBuilder::intern_size(std::uint64_t bytes) {
+    auto [it, inserted] =
+        size_index_.try_emplace(bytes, static_cast<std::uint32_t>(schedule_.size_values.size()));
+    if (inserted) schedule_.size_values.push_back(bytes);
+    return it->second;
+}
+
+TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
+                               std::span<const std::uint32_t> pieces,
+                               std::span<const TaskId> deps) {
+    const auto id = static_cast<TaskId>(schedule_.size());
+    schedule_.kind.push_back(kind);
+    schedule_.src.push_back(from);
+    schedule_.dst.push_back(to);
+    schedule_.size_class.push_back(intern_size(bytes));
+    for (TaskId d : deps)
+        if (d != no_dep) schedule_.deps.items.push_back(d);
+    schedule_.deps.close_row();
+    if (with_payload_) {
+        schedule_.payload.items.insert(schedule_.payload.items.end(), pieces.begin(), pieces.end());
+        schedule_.payload.close_row();
+    }
+    return id;
+}
+
+TaskId ScheduleBuilder::transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
+                                 std::span<const TaskId> deps) {
+    const CollectiveShape& shape = schedule_.shape;
+    std::uint64_t bytes = 0;
+    if (shape.collective == Collective::allgather) {
+        bytes = shape.bytes * pieces.size();
+    } else {
+        for (std::uint32_t p : pieces) bytes += shape.piece_bytes(p);
+    }
+    return append(TaskKind::transfer, from, to, bytes, pieces, deps);
+}
+
+TaskId ScheduleBuilder::compute(TaskKind kind, Rank rank, std::uint64_t bytes,
+                                std::span<const std::uint32_t> pieces,
+                                std::span<const TaskId> deps) {
+    return append(kind, rank, rank, bytes, pieces, deps);
+}
+
+Schedule ScheduleBuilder::finish() && {
+    if (!with_payload_) schedule_.payload = {};
+    return std::move(schedule_);
+}
+
+}  // namespace piccolo::detail

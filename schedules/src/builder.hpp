@@ -1,0 +1,51 @@
+#pragma once
+// Internal helper for generators: appends tasks to a Schedule, interning sizes and computing a
+// transfer's byte count from the pieces it carries so that sizes are never rounded.
+
+#include <initializer_list>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "piccolo/schedule.hpp"
+
+namespace piccolo::detail {
+
+class ScheduleBuilder {
+public:
+    ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k, bool with_payload);
+
+    // bytes = sum of the pieces' sizes. deps may contain no_dep entries, which are skipped.
+    TaskId transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
+                    std::span<const TaskId> deps);
+    TaskId transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
+                    std::initializer_list<TaskId> deps) {
+        return transfer(from, to, pieces, std::span<const TaskId>(deps.begin(), deps.size()));
+    }
+    // For generators that know the byte count without listing pieces (payload-free schedules).
+    TaskId transfer_bytes(Rank from, Rank to, std::uint64_t bytes,
+                          std::span<const std::uint32_t> pieces, std::span<const TaskId> deps) {
+        return append(TaskKind::transfer, from, to, bytes, pieces, deps);
+    }
+    [[nodiscard]] bool with_payload() const { return with_payload_; }
+    TaskId compute(TaskKind kind, Rank rank, std::uint64_t bytes,
+                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps);
+
+    [[nodiscard]] std::size_t size() const { return schedule_.size(); }
+    [[nodiscard]] const CollectiveShape& shape() const { return schedule_.shape; }
+    void reserve(std::size_t tasks, std::size_t deps);
+    Schedule finish() &&;
+
+    static constexpr TaskId no_dep = ~TaskId{0};
+
+private:
+    TaskId append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
+                  std::span<const std::uint32_t> pieces, std::span<const TaskId> deps);
+    std::uint32_t intern_size(std::uint64_t bytes);
+
+    Schedule schedule_;
+    bool with_payload_;
+    std::unordered_map<std::uint64_t, std::uint32_t> size_index_;
+};
+
+}  // namespace piccolo::detail

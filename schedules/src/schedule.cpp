@@ -1,0 +1,74 @@
+#include "piccolo/schedule.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "piccolo/error.hpp"
+
+namespace piccolo {
+
+std::string_view to_string(Collective collective) {
+    switch (collective) {
+        case Collective::allgather: return "allgather";
+        case Collective::allreduce: return "allreduce";
+    }
+    return "?";
+}
+
+std::string_view to_string(TaskKind kind) {
+    switch (kind) {
+        case TaskKind::transfer: return "transfer";
+        case TaskKind::reduce: return "reduce";
+        case TaskKind::permute: return "permute";
+        case TaskKind::copy: return "copy";
+    }
+    return "?";
+}
+
+Collective parse_collective(std::string_view name) {
+    if (name == "allgather") return Collective::allgather;
+    if (name == "allreduce") return Collective::allreduce;
+    throw InputError("unknown collective '" + std::string(name) +
+                     "' (expected allgather or allreduce)");
+}
+
+template <class T>
+void Csr<T>::close_row() {
+    if (items.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("CSR list exceeds 2^32 items");
+    offsets.push_back(static_cast<std::uint32_t>(items.size()));
+}
+
+template struct Csr<std::uint32_t>;
+
+std::uint64_t CollectiveShape::piece_bytes(std::uint32_t piece) const {
+    if (collective == Collective::allgather) return bytes;
+    // The first bytes % pieces segments get one extra byte, so sizes differ by at most one.
+    const std::uint64_t base = bytes / pieces;
+    return base + (piece < bytes % pieces ? 1 : 0);
+}
+
+std::uint64_t CollectiveShape::total_buffer_bytes() const {
+    return collective == Collective::allgather ? bytes * static_cast<std::uint64_t>(ranks) : bytes;
+}
+
+std::size_t Schedule::transfer_count() const {
+    std::size_t n = 0;
+    for (TaskKind k : kind) n += k == TaskKind::transfer ? 1 : 0;
+    return n;
+}
+
+Csr<TaskId> Schedule::successors() const {
+    const std::size_t n = size();
+    Csr<TaskId> succ;
+    succ.offsets.assign(n + 1, 0);
+    for (TaskId d : deps.items) ++succ.offsets[d + 1];
+    for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
+    succ.items.resize(deps.items.size());
+    std::vector<std::uint32_t> cursor(succ.offsets.begin(), succ.offsets.end() - 1);
+    for (std::size_t t = 0; t < n; ++t)
+        for (TaskId d : deps.row(t)) succ.items[cursor[d]++] = static_cast<TaskId>(t);
+    return succ;
+}
+
+}  // namespace piccolo

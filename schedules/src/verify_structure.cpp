@@ -1,0 +1,130 @@
+// Structural checks. Cycle detection uses Boost.Graph's depth-first search on a compressed
+// sparse row graph; a back edge names two tasks on the cycle.
+#include <algorithm>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/depth_first_search.hpp>
+#include <fmt/format.h>
+#include <queue>
+
+#include "piccolo/verify.hpp"
+
+namespace piccolo {
+
+namespace {
+
+using Graph = boost::compressed_sparse_row_graph<boost::directedS>;
+using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+
+struct CycleFound {
+    Vertex from, to;
+};
+
+// Stops the search at the first back edge, which closes a cycle.
+struct CycleVisitor : boost::default_dfs_visitor {
+    void back_edge(boost::graph_traits<Graph>::edge_descriptor e, const Graph& g) const {
+        throw CycleFound{boost::source(e, g), boost::target(e, g)};
+    }
+};
+
+std::string describe(const Schedule& s, TaskId t) {
+    if (s.kind[t] == TaskKind::transfer)
+        return fmt::format("task id={} (transfer {}->{})", s.external_id(t), s.src[t], s.dst[t]);
+    return fmt::format("task id={} ({} on rank {})", s.external_id(t), to_string(s.kind[t]),
+                       s.src[t]);
+}
+
+std::optional<Violation> check_task(const Schedule& s, TaskId t) {
+    const Rank p = s.shape.ranks;
+    auto bad = [&](std::string what) {
+        return Violation{t, fmt::format("{}: {}", describe(s, t), what)};
+    };
+    const bool transfer = s.kind[t] == TaskKind::transfer;
+    if (s.src[t] < 0 || s.src[t] >= p)
+        return bad(fmt::format("{}={} is outside 0..{} (nodes={})", transfer ? "src" : "rank",
+                               s.src[t], p - 1, p));
+    if (s.dst[t] < 0 || s.dst[t] >= p)
+        return bad(fmt::format("dst={} is outside 0..{} (nodes={})", s.dst[t], p - 1, p));
+    if (transfer && s.src[t] == s.dst[t]) return bad("src and dst are the same rank");
+    if (s.bytes(t) == 0) return bad("size must be at least 1 byte");
+    for (TaskId d : s.deps.row(t))
+        if (d == t) return bad("depends on itself");
+    if (!s.has_payload()) return std::nullopt;
+
+    const bool gather = s.shape.collective == Collective::allgather;
+    std::uint64_t carried = 0;
+    for (std::uint32_t piece : s.payload.row(t)) {
+        if (piece >= s.shape.pieces)
+            return bad(fmt::format("{} {} does not exist (the collective has {})",
+                                   gather ? "block" : "segment", piece, s.shape.pieces));
+        carried += s.shape.piece_bytes(piece);
+    }
+    if (transfer && carried != s.bytes(t))
+        return bad(fmt::format("size={} but the {} {} it carries hold {} bytes", s.bytes(t),
+                               s.payload.row(t).size(), gather ? "blocks" : "segments", carried));
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>& order) {
+    order.clear();
+    if (s.shape.ranks < 2)
+        return Violation{Violation::no_task,
+                         fmt::format("nodes={}: a collective needs at least 2 ranks", s.shape.ranks)};
+    if (s.shape.pieces == 0)
+        return Violation{Violation::no_task, "the collective has no blocks or segments"};
+    const auto n = static_cast<TaskId>(s.size());
+    for (TaskId t = 0; t < n; ++t)
+        if (auto violation = check_task(s, t)) return violation;
+
+    // Fast path: dependencies that always point to smaller indices (every generated schedule,
+    // most files) cannot form a cycle, and index order is already topological.
+    bool forward_only = true;
+    for (TaskId t = 0; t < n && forward_only; ++t)
+        for (TaskId d : s.deps.row(t)) forward_only = forward_only && d < t;
+    if (forward_only) {
+        order.resize(n);
+        for (TaskId t = 0; t < n; ++t) order[t] = t;
+        return std::nullopt;
+    }
+
+    std::vector<std::pair<Vertex, Vertex>> edges;
+    edges.reserve(s.deps.items.size());
+    for (TaskId t = 0; t < n; ++t)
+        for (TaskId d : s.deps.row(t)) edges.emplace_back(d, t);
+    const Graph graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), n);
+    edges = {};
+
+    std::vector<boost::default_color_type> colors(n, boost::white_color);
+    try {
+        boost::depth_first_search(
+            graph, boost::visitor(CycleVisitor())
+                       .color_map(boost::make_iterator_property_map(
+                           colors.begin(), boost::get(boost::vertex_index, graph))));
+    } catch (const CycleFound& cycle) {
+        const auto to = static_cast<TaskId>(cycle.to);
+        return Violation{to, fmt::format("{}: dependency cycle: it depends on task id={}, "
+                                         "which depends (indirectly) on it",
+                                         describe(s, to), s.external_id(static_cast<TaskId>(cycle.from)))};
+    }
+    // Acyclic. Replay order: Kahn's algorithm taking the smallest ready index first, so the
+    // replay follows the file's order wherever the dependencies allow and the first violation
+    // reported is the earliest one in that order.
+    order.clear();
+    std::vector<std::uint32_t> missing(n);
+    for (TaskId t = 0; t < n; ++t) missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size());
+    const Csr<TaskId> successors = s.successors();
+    std::priority_queue<TaskId, std::vector<TaskId>, std::greater<>> ready;
+    for (TaskId t = 0; t < n; ++t)
+        if (missing[t] == 0) ready.push(t);
+    while (!ready.empty()) {
+        const TaskId t = ready.top();
+        ready.pop();
+        order.push_back(t);
+        for (TaskId next : successors.row(t))
+            if (--missing[next] == 0) ready.push(next);
+    }
+    return std::nullopt;
+}
+
+}  // namespace piccolo

@@ -1,0 +1,68 @@
+#pragma once
+// The discrete-event engine: replays a schedule on a machine under hierarchical LogGP with
+// device slots and node/group lanes (DESIGN.md, "LogGP semantics"). Knows nothing of files.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "piccolo/machine.hpp"
+#include "piccolo/schedule.hpp"
+
+namespace piccolo {
+
+struct SimOptions {
+    // false: every radix is unlimited (device send/receive slots and lanes), so each message
+    // costs exactly o_s + (m-1)G + L + o_r after it is ready.
+    bool contention = true;
+    bool record_trace = false;
+};
+
+// Where time went at one contention point (e.g. "device send slots", "node egress lanes").
+struct QueueingStats {
+    std::string point;
+    std::uint64_t delayed = 0;  // transfers that waited at all
+    double total_delay = 0;     // seconds, summed over transfers
+    double max_delay = 0;
+};
+
+struct LevelStats {
+    std::string name;            // the machine level whose parameters priced the messages
+    std::uint64_t transfers = 0;
+    std::uint64_t bytes = 0;
+    double wire_time = 0;        // sum of (m-1)G: time the data occupied links of this level
+};
+
+// One transfer's life, for timelines. Times in seconds.
+struct TransferTrace {
+    TaskId task = 0;
+    double ready = 0;          // all dependencies complete
+    double send_start = 0;     // ts: send slot acquired, o_s starts
+    double inject_start = 0;   // first byte leaves (ts + o_s, later if an egress lane was busy)
+    double receive_start = 0;  // reception starts (first byte arrival, later if buffered)
+    double complete = 0;       // tc: data usable at dst
+    std::uint8_t level = 0;
+};
+
+struct ComputeTrace {
+    TaskId task = 0;
+    double ready = 0, start = 0, end = 0;
+};
+
+struct SimResult {
+    double makespan = 0;                 // the last completion
+    std::vector<double> rank_finish;     // per rank: its last receive or compute completion
+    std::vector<LevelStats> levels;      // indexed by lowest common level
+    std::vector<QueueingStats> queueing;
+    double compute_time = 0;             // sum over compute tasks
+    std::uint64_t transfers = 0, computes = 0;
+    std::vector<TransferTrace> transfer_trace;  // when SimOptions::record_trace
+    std::vector<ComputeTrace> compute_trace;
+};
+
+// Throws InputError if the schedule uses more ranks than the layout places, or never finishes
+// (a dependency cycle).
+SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
+                   const SimOptions& options = {});
+
+}  // namespace piccolo

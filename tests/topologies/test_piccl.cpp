@@ -1,0 +1,104 @@
+// PICCL imports: the topology XML of tools/loggp_sim and its CSV LogGP profiles.
+#include <doctest/doctest.h>
+
+#include "piccolo/error.hpp"
+#include "piccolo/machine_io.hpp"
+
+using namespace piccolo;
+
+namespace {
+
+const std::string kData = std::string(PICCOLO_SOURCE_DIR) + "/tests/topologies/data/";
+
+}  // namespace
+
+TEST_CASE("CSV profile: rows as written, interpolated between them") {
+    const LogGPTable table = load_loggp_csv(kData + "l0.csv");
+    REQUIRE(table.rows().size() == 3);
+    CHECK(table.rows()[0] == LogGPRow{1, LogGP{1.5e-05, 4.5e-06, 4.25e-06, 1.3e-05, 1.25e-11}});
+    CHECK(table.rows()[2] == LogGPRow{65537, LogGP{1.75e-05, 4.0e-06, 4.5e-06, 1.3e-05, 1.0e-11}});
+    // Halfway between s = 1 and s = 1025: o_s = (4.5 + 4.0) / 2 = 4.25 us, o_r = 4.375 us.
+    const LogGP mid = table.at(513);
+    CHECK(mid.o_s == doctest::Approx(4.25e-06).epsilon(1e-15));
+    CHECK(mid.o_r == doctest::Approx(4.375e-06).epsilon(1e-15));
+    CHECK(mid.L == 1.5e-05);
+    // A quarter of the way from 1025 to 65537 (65537 - 1025 = 64512, a quarter is 16128):
+    // L = 15 + 0.25 * (17.5 - 15) = 15.625 us.
+    CHECK(table.at(1025 + 16128).L == doctest::Approx(1.5625e-05).epsilon(1e-15));
+    CHECK(table.at(1e9) == table.rows()[2].params);
+}
+
+TEST_CASE("CSV with Windows line endings") {
+    const LogGPTable table = load_loggp_csv(kData + "l1.csv");
+    REQUIRE(table.rows().size() == 1);
+    CHECK(table.rows()[0] == LogGPRow{1, LogGP{2.0e-05, 4.5e-06, 4.5e-06, 1.3e-05, 5.0e-11}});
+}
+
+TEST_CASE("PICCL topology: level 0 groups are nodes, ports the node radix") {
+    const Machine m = load_piccl_topology(kData + "piccl-topo.xml");
+    CHECK(m.name == "piccl-topo");
+    CHECK(m.description == "imported from PICCL topology " + kData + "piccl-topo.xml");
+    CHECK_FALSE(m.device_radix.has_value());  // PICCL passes it on the command line (--radix)
+    REQUIRE(m.levels.size() == 2);
+    CHECK(m.levels[0].name == "node");
+    CHECK(m.levels[0].fanout == 4);
+    CHECK(m.levels[0].radix == 2);
+    CHECK(m.levels[0].loggp == load_loggp_csv(kData + "l0.csv"));
+    CHECK(m.levels[1].name == "system");
+    CHECK(m.levels[1].fanout == 2);  // bounded to the topology's two nodes
+    CHECK_FALSE(m.levels[1].radix.has_value());
+    CHECK(m.levels[1].loggp == load_loggp_csv(kData + "l1.csv"));
+    CHECK(m.placement.kind == PlacementKind::block);
+
+    const RankLayout layout(m, 2, 4);
+    CHECK(layout.common_level(0, 3) == 0);
+    CHECK(layout.common_level(3, 4) == 1);
+    CHECK_THROWS_AS(RankLayout(m, 3, 4), InputError);  // more nodes than the topology has
+
+    // The imported machine is an ordinary one: YAML round trip.
+    CHECK(parse_machine_yaml(machine_to_yaml(m), "converted.yaml") == m);
+}
+
+TEST_CASE("PICCL topology: interleaved ranks become an explicit list; ports default to 1") {
+    const Machine m = load_piccl_topology(kData + "piccl-interleaved.xml");
+    CHECK(m.levels[0].fanout == 3);
+    CHECK(m.levels[0].radix == 1);  // parser.py: int(group.get("ports", 1))
+    CHECK(m.placement.kind == PlacementKind::explicit_list);
+    CHECK(m.placement.node_of_rank == std::vector<int>{0, 1, 0, 1, 0, 1});
+    const RankLayout layout(m, 2, 3);
+    CHECK(layout.node_of(4) == 0);
+    CHECK(layout.common_level(0, 2) == 0);
+    CHECK(layout.common_level(0, 1) == 1);
+}
+
+TEST_CASE("PICCL topology with three levels") {
+    const Machine m = load_piccl_topology(kData + "piccl-3level.xml");
+    REQUIRE(m.levels.size() == 3);
+    CHECK(m.levels[0].name == "node");
+    CHECK(m.levels[0].fanout == 2);
+    CHECK(m.levels[1].name == "group1");
+    CHECK(m.levels[1].fanout == 2);
+    CHECK(m.levels[1].radix == 4);
+    CHECK(m.levels[2].name == "system");
+    CHECK(m.levels[2].fanout == 2);
+    const RankLayout layout(m, 4, 2);
+    CHECK(layout.common_level(0, 1) == 0);
+    CHECK(layout.common_level(1, 2) == 1);
+    CHECK(layout.common_level(3, 4) == 2);
+}
+
+TEST_CASE("PICCL topology of one node; ports=\"-1\" is unlimited") {
+    const Machine m = load_piccl_topology(kData + "piccl-one-node.xml");
+    REQUIRE(m.levels.size() == 2);
+    CHECK(m.levels[0].fanout == 3);
+    CHECK_FALSE(m.levels[0].radix.has_value());
+    CHECK(m.levels[1].name == "system");
+    CHECK(m.levels[1].fanout == 1);
+    CHECK_THROWS_AS(RankLayout(m, 2, 3), InputError);
+}
+
+TEST_CASE("PICCL param_file paths relative to PICCL's root are found from the folders above") {
+    const Machine m = load_piccl_topology(kData + "piccl-root-relative.xml");
+    CHECK(m.levels[0].loggp == load_loggp_csv(kData + "l0.csv"));
+    CHECK(m.levels[1].loggp == load_loggp_csv(kData + "l1.csv"));
+}

@@ -1,0 +1,33 @@
+// piccolo: pick the parameters of collective algorithms by simulation. One subcommand per file.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "commands.hpp"
+#include "piccolo/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"piccolo: choose the radix k of k-ring, recursive multiplying and permuted "
+                 "recursive multiplying collectives by simulation"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "piccolo 0.1.0");
+    piccolo::cli::add_gen_command(app);
+    piccolo::cli::add_verify_command(app);
+    piccolo::cli::add_algorithms_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "piccolo: error: {} (see piccolo --help)\n", e.what());
+        return 2;
+    } catch (const piccolo::InputError& e) {
+        fmt::print(stderr, "piccolo: error: {}\n", e.what());
+        return 2;
+    }
+    return 0;
+}
