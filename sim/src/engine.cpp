@@ -170,7 +170,8 @@ private:
     }
 
     void record_wait(std::size_t point, double delay) {
-        if (delay <= 0) return;
+        // Below a picosecond a "delay" is floating-point rounding of equal times, not queueing.
+        if (delay <= 1e-12) return;
         QueueingStats& q = result_.queueing[point];
         ++q.delayed;
         q.total_delay += delay;
@@ -266,6 +267,7 @@ private:
         if (options_.record_trace) {
             trace_[t].send_start = sending.send_start;
             trace_[t].inject_start = start;
+            trace_[t].inject_end = start + wire_time;
         }
         const double first_byte = start + p.L;
         if (contention() && (receive_slots_.limited() || needs_lanes(t)))

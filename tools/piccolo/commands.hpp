@@ -10,5 +10,7 @@ namespace piccolo::cli {
 void add_gen_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_algorithms_command(CLI::App& app);
+void add_machines_command(CLI::App& app);
+void add_sim_command(CLI::App& app);
 
 }  // namespace piccolo::cli

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
     piccolo::cli::add_gen_command(app);
     piccolo::cli::add_verify_command(app);
     piccolo::cli::add_algorithms_command(app);
+    piccolo::cli::add_machines_command(app);
+    piccolo::cli::add_sim_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

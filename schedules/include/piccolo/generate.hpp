@@ -32,6 +32,13 @@ struct AlgorithmInfo {
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputError
 
+// The same DAG for another message size: the shape of a schedule depends on p and k, not on
+// bytes, so sweeps generate once per (collective, algorithm, p, k) and resize. Needs payload
+// descriptors for Allreduce (segment sizes are not proportional to the vector size); an
+// Allgather without them is rescaled exactly (every size is a multiple of the block size).
+// Throws InputError if bytes == 0 or (Allreduce) the vector has fewer bytes than segments.
+Schedule with_message_size(const Schedule& schedule, std::uint64_t bytes);
+
 // Validates the request (p >= 2, 2 <= k <= p, k valid for the algorithm, bytes > 0) and
 // generates. Throws InputError with a one-line explanation.
 Schedule generate(const GenerateRequest& request);

@@ -39,6 +39,7 @@ struct TransferTrace {
     double ready = 0;          // all dependencies complete
     double send_start = 0;     // ts: send slot acquired, o_s starts
     double inject_start = 0;   // first byte leaves (ts + o_s, later if an egress lane was busy)
+    double inject_end = 0;     // last byte leaves: inject_start + (m-1)G
     double receive_start = 0;  // reception starts (first byte arrival, later if buffered)
     double complete = 0;       // tc: data usable at dst
     std::uint8_t level = 0;

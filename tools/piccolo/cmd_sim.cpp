@@ -1,0 +1,181 @@
+// piccolo sim: simulate one schedule (from a file, or generated in memory) on a machine.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "piccolo/engine.hpp"
+#include "piccolo/error.hpp"
+#include "piccolo/generate.hpp"
+#include "piccolo/machine_io.hpp"
+#include "piccolo/schedule_xml.hpp"
+#include "piccolo/trace.hpp"
+#include "piccolo/verify.hpp"
+#include "size_parse.hpp"
+
+namespace piccolo::cli {
+
+namespace {
+
+struct SimCommand {
+    std::string schedule_file;
+    std::string machine{default_preset_name()};
+    int nodes = 0;
+    int ppn = 0;
+    std::string placement;
+    bool no_contention = false;
+    std::string trace_file;
+    bool json = false;
+    // In-memory generation.
+    std::string collective = "allgather";
+    std::string algorithm;
+    int k = 0;
+    std::string bytes;
+};
+
+std::string seconds(double s) {
+    if (s >= 1) return fmt::format("{:.6g} s", s);
+    if (s >= 1e-3) return fmt::format("{:.6g} ms", s * 1e3);
+    return fmt::format("{:.6g} us", s * 1e6);
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
+    out << text;
+}
+
+nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLayout& layout,
+                               const SimResult& r, bool contention) {
+    nlohmann::ordered_json j;
+    j["machine"] = m.name;
+    j["collective"] = to_string(s.shape.collective);
+    j["algorithm"] = s.algorithm;
+    j["k"] = s.k;
+    j["ranks"] = s.shape.ranks;
+    j["nodes"] = layout.nodes();
+    j["bytes"] = s.shape.bytes;
+    j["bytes_meaning"] = s.shape.collective == Collective::allgather ? "per-rank contribution"
+                                                                     : "vector size";
+    j["contention"] = contention;
+    j["makespan_s"] = r.makespan;
+    j["transfers"] = r.transfers;
+    j["computes"] = r.computes;
+    j["compute_time_s"] = r.compute_time;
+    auto& levels = j["levels"] = nlohmann::ordered_json::array();
+    for (const LevelStats& l : r.levels)
+        levels.push_back({{"name", l.name}, {"transfers", l.transfers}, {"bytes", l.bytes},
+                          {"wire_time_s", l.wire_time}});
+    auto& queueing = j["queueing"] = nlohmann::ordered_json::array();
+    for (const QueueingStats& q : r.queueing)
+        queueing.push_back({{"point", q.point}, {"delayed_transfers", q.delayed},
+                            {"total_delay_s", q.total_delay}, {"max_delay_s", q.max_delay}});
+    j["rank_finish_s"] = r.rank_finish;
+    return j;
+}
+
+void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
+                 bool contention) {
+    fmt::print("{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, contention {}\n",
+               to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
+               s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, s.shape.ranks, layout.nodes(),
+               s.shape.collective == Collective::allgather ? "per-rank contribution"
+                                                           : "vector size",
+               s.shape.bytes, contention ? "on" : "off");
+    fmt::print("makespan          {}\n", seconds(r.makespan));
+    fmt::print("transfers         {}   computes {} ({} of compute)\n", r.transfers, r.computes,
+               seconds(r.compute_time));
+    double first = r.rank_finish.empty() ? 0 : r.rank_finish[0], last = first;
+    for (double f : r.rank_finish) {
+        first = std::min(first, f);
+        last = std::max(last, f);
+    }
+    fmt::print("rank finish       earliest {}, latest {}\n", seconds(first), seconds(last));
+    fmt::print("\n{:<10} {:>12} {:>16} {:>14}\n", "level", "transfers", "bytes", "wire time");
+    for (const LevelStats& l : r.levels)
+        fmt::print("{:<10} {:>12} {:>16} {:>14}\n", l.name, l.transfers, l.bytes,
+                   seconds(l.wire_time));
+    fmt::print("\n{:<24} {:>10} {:>14} {:>14}\n", "queueing at", "delayed", "total delay",
+               "max delay");
+    for (const QueueingStats& q : r.queueing)
+        fmt::print("{:<24} {:>10} {:>14} {:>14}\n", q.point, q.delayed, seconds(q.total_delay),
+                   seconds(q.max_delay));
+}
+
+void run_sim(const SimCommand& c) {
+    Machine machine = load_machine(c.machine);
+    if (c.placement == "block") machine.placement = {PlacementKind::block, {}};
+    else if (c.placement == "round-robin") machine.placement = {PlacementKind::round_robin, {}};
+    else if (!c.placement.empty())
+        throw InputError(fmt::format("--placement: '{}' is not block or round-robin (explicit "
+                                     "lists go in the machine file)",
+                                     c.placement));
+    const int ppn = c.ppn > 0 ? c.ppn : machine.devices_per_node();
+
+    Schedule schedule;
+    if (!c.schedule_file.empty()) {
+        if (!c.algorithm.empty())
+            throw InputError("give either a schedule file or --algorithm, not both");
+        LoadedSchedule loaded = read_schedule_xml(c.schedule_file);
+        std::vector<TaskId> order;
+        if (auto v = verify_structure(loaded.schedule, order))
+            throw InputError(fmt::format("{}: {}",
+                                         v->task == Violation::no_task ? loaded.origin
+                                                                       : loaded.where(v->task),
+                                         v->message));
+        schedule = std::move(loaded.schedule);
+    } else {
+        if (c.algorithm.empty())
+            throw InputError("give a schedule file, or --algorithm (with -k, --bytes) to generate one");
+        if (c.bytes.empty()) throw InputError("--bytes: required with --algorithm");
+        if (c.nodes <= 0) throw InputError("--nodes: required with --algorithm (at least 1)");
+        GenerateRequest request;
+        request.collective = parse_collective(c.collective);
+        request.algorithm = c.algorithm;
+        request.k = c.k;
+        request.ranks = c.nodes * ppn;
+        request.bytes = parse_bytes(c.bytes, "--bytes");
+        request.payload = false;
+        schedule = generate(request);
+    }
+    const int nodes = c.nodes > 0 ? c.nodes : (schedule.shape.ranks + ppn - 1) / ppn;
+    const RankLayout layout(machine, nodes, ppn);
+    SimOptions options;
+    options.contention = !c.no_contention;
+    options.record_trace = !c.trace_file.empty();
+    const SimResult result = simulate(schedule, machine, layout, options);
+    if (!c.trace_file.empty()) write_file(c.trace_file, chrome_trace_json(schedule, layout, result));
+    if (c.json)
+        fmt::print("{}\n", to_json(schedule, machine, layout, result, options.contention).dump(2));
+    else
+        print_table(schedule, machine, layout, result, options.contention);
+}
+
+}  // namespace
+
+void add_sim_command(CLI::App& app) {
+    auto c = std::make_shared<SimCommand>();
+    CLI::App* sim = app.add_subcommand(
+        "sim", "Simulate a schedule on a machine (a file, or generated with --algorithm)");
+    sim->add_option("schedule", c->schedule_file, "schedule XML file (piccolo or PICCL format)");
+    sim->add_option("--machine,-m", c->machine, "preset name (piccolo machines) or YAML / PICCL XML file")
+        ->capture_default_str();
+    sim->add_option("--nodes,-n", c->nodes, "nodes (default for a file: enough for its ranks)");
+    sim->add_option("--ppn", c->ppn, "ranks per node (default: the machine's devices per node)");
+    sim->add_option("--placement", c->placement, "block or round-robin (default: the machine's)");
+    sim->add_flag("--no-contention", c->no_contention,
+                  "unlimited device slots and node/group lanes");
+    sim->add_option("--trace", c->trace_file, "write a Chrome-trace/Perfetto timeline (JSON)");
+    sim->add_flag("--json", c->json, "print the result as JSON");
+    sim->add_option("--collective,-c", c->collective, "with --algorithm: allgather or allreduce")
+        ->capture_default_str();
+    sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
+    sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");
+    sim->add_option("--bytes,-b", c->bytes,
+                    "with --algorithm: per-rank contribution (allgather) or vector size (allreduce)");
+    sim->callback([c] { run_sim(*c); });
+}
+
+}  // namespace piccolo::cli
