@@ -22,9 +22,13 @@ void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
 }
 
 std::uint32_t ScheduleBuilder::intern_size(std::uint64_t bytes) {
+    // Consecutive tasks mostly share a size (a round of an algorithm): skip the hash lookup.
+    if (!schedule_.size_values.empty() && schedule_.size_values[last_class_] == bytes)
+        return last_class_;
     auto [it, inserted] =
         size_index_.try_emplace(bytes, static_cast<std::uint32_t>(schedule_.size_values.size()));
     if (inserted) schedule_.size_values.push_back(bytes);
+    last_class_ = it->second;
     return it->second;
 }
 

@@ -46,6 +46,7 @@ private:
     Schedule schedule_;
     bool with_payload_;
     std::unordered_map<std::uint64_t, std::uint32_t> size_index_;
+    std::uint32_t last_class_ = 0;
 };
 
 }  // namespace piccolo::detail

@@ -25,6 +25,24 @@ namespace piccolo::detail {
 
 namespace {
 
+// What each rank's next operation waits for: a few task ids per rank, stored flat.
+class RankOps {
+public:
+    RankOps(Rank ranks, std::size_t per_rank)
+        : stride_(per_rank), ids_(static_cast<std::size_t>(ranks) * per_rank), count_(ranks, 0) {}
+    void add(Rank r, TaskId t) {
+        ids_[static_cast<std::size_t>(r) * stride_ + count_[r]++] = t;
+    }
+    [[nodiscard]] std::span<const TaskId> of(Rank r) const {
+        return {ids_.data() + static_cast<std::size_t>(r) * stride_, count_[r]};
+    }
+
+private:
+    std::size_t stride_;
+    std::vector<TaskId> ids_;
+    std::vector<std::uint32_t> count_;
+};
+
 class Exchange {
 public:
     Exchange(const GenerateRequest& request, int k, ExchangeOrder order)
@@ -33,9 +51,10 @@ public:
           p_(request.ranks),
           plan_(plan_radices(request.ranks, k)),
           builder_(shape(request), request.algorithm, k, request.payload),
-          last_ops_(p_) {}
+          last_ops_(p_, 1) {}
 
     Schedule run() {
+        reserve();
         fold_in();
         std::int64_t place = order_ == ExchangeOrder::multiplying ? 1 : plan_.core;
         for (int radix : plan_.radices) {
@@ -54,6 +73,19 @@ private:
         return {request.collective, request.ranks, request.bytes,
                 gather ? static_cast<std::uint32_t>(request.ranks) : 1U};
     }
+    // Exact task and dependency counts, so that the arrays are allocated once.
+    void reserve() {
+        std::size_t tasks = 4 * static_cast<std::size_t>(extra()) + plan_.core, deps = tasks;
+        std::size_t previous_ops = 1;
+        for (int radix : plan_.radices) {
+            const std::size_t sends = static_cast<std::size_t>(plan_.core) * (radix - 1);
+            tasks += sends + (allgather() ? 0 : plan_.core);
+            deps += sends * previous_ops + (allgather() ? 0 : 2 * sends);
+            previous_ops = allgather() ? 2 * static_cast<std::size_t>(radix - 1) : 1;
+        }
+        builder_.reserve(tasks, deps + static_cast<std::size_t>(plan_.core) * previous_ops);
+    }
+
     [[nodiscard]] bool allgather() const { return request_.collective == Collective::allgather; }
     [[nodiscard]] Rank extra() const { return plan_.extra(p_); }
 
@@ -90,31 +122,32 @@ private:
             if (allgather()) {
                 held_count_[i] += 1;
                 if (request_.payload) held_[i].push_back(block);
-                last_ops_[i] = {t};
+                last_ops_.add(i, t);
             } else {
-                last_ops_[i] = {reduce(i, std::span<const TaskId>(&t, 1))};
+                last_ops_.add(i, reduce(i, std::span<const TaskId>(&t, 1)));
             }
         }
     }
 
     void round(int radix, Rank place) {
-        std::vector<std::vector<TaskId>> ops(plan_.core);
-        for (auto& o : ops) o.reserve(2 * (radix - 1));
+        RankOps ops(plan_.core, 2 * static_cast<std::size_t>(radix - 1));
         for (Rank r = 0; r < plan_.core; ++r) {
             const Rank digit = r / place % radix;
             for (int j = 0; j < radix; ++j) {
                 if (j == digit) continue;
                 const Rank partner = r + (j - digit) * place;
-                const TaskId t = send(r, partner, last_ops_[r]);
-                ops[r].push_back(t);
-                ops[partner].push_back(t);
+                const TaskId t = send(r, partner, last_ops_.of(r));
+                ops.add(r, t);
+                ops.add(partner, t);
             }
         }
         if (allgather()) {
             gather_holdings(radix, place);
             last_ops_ = std::move(ops);
         } else {
-            for (Rank r = 0; r < plan_.core; ++r) last_ops_[r] = {reduce(r, ops[r])};
+            RankOps reduced(p_, 1);
+            for (Rank r = 0; r < plan_.core; ++r) reduced.add(r, reduce(r, ops.of(r)));
+            last_ops_ = std::move(reduced);
         }
     }
 
@@ -138,8 +171,10 @@ private:
 
     void permute() {
         const std::uint64_t bytes = request_.bytes * static_cast<std::uint64_t>(p_);
+        RankOps permuted(p_, 1);
         for (Rank r = 0; r < plan_.core; ++r)
-            last_ops_[r] = {builder_.compute(TaskKind::permute, r, bytes, {}, last_ops_[r])};
+            permuted.add(r, builder_.compute(TaskKind::permute, r, bytes, {}, last_ops_.of(r)));
+        last_ops_ = std::move(permuted);
     }
 
     void fold_out() {
@@ -147,7 +182,7 @@ private:
             const Rank folded = plan_.core + i;
             if (!allgather()) {
                 static constexpr std::uint32_t segment = 0;
-                builder_.transfer(i, folded, {&segment, 1}, last_ops_[i]);
+                builder_.transfer(i, folded, {&segment, 1}, last_ops_.of(i));
                 continue;
             }
             // Everything except the folded rank's own block.
@@ -157,7 +192,7 @@ private:
                 for (Rank b = 0; b < p_; ++b)
                     if (b != folded) blocks.push_back(static_cast<std::uint32_t>(b));
             }
-            builder_.transfer_bytes(i, folded, request_.bytes * (p_ - 1), blocks, last_ops_[i]);
+            builder_.transfer_bytes(i, folded, request_.bytes * (p_ - 1), blocks, last_ops_.of(i));
         }
     }
 
@@ -166,7 +201,7 @@ private:
     Rank p_;
     RadixPlan plan_;
     ScheduleBuilder builder_;
-    std::vector<std::vector<TaskId>> last_ops_;  // per rank: what the next round waits for
+    RankOps last_ops_;  // per rank: what the next round waits for
     std::vector<std::uint32_t> held_count_;
     std::vector<std::vector<std::uint32_t>> held_;
 };

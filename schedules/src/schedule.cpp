@@ -65,9 +65,13 @@ Csr<TaskId> Schedule::successors() const {
     for (TaskId d : deps.items) ++succ.offsets[d + 1];
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
     succ.items.resize(deps.items.size());
-    std::vector<std::uint32_t> cursor(succ.offsets.begin(), succ.offsets.end() - 1);
-    for (std::size_t t = 0; t < n; ++t)
-        for (TaskId d : deps.row(t)) succ.items[cursor[d]++] = static_cast<TaskId>(t);
+    // Fill each row from its end, walking tasks backwards: rows come out in ascending order and
+    // offsets[d + 1] walks down to offsets[d]'s final value, so no cursor array is needed.
+    for (std::size_t t = n; t-- > 0;)
+        for (TaskId d : deps.row(t)) succ.items[--succ.offsets[d + 1]] = static_cast<TaskId>(t);
+    // offsets[d + 1] now holds row d's start; shift back by one row.
+    for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
+    succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
     return succ;
 }
 

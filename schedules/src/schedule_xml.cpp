@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <type_traits>
 #include <limits>
 #include <pugixml.hpp>
 #include <unordered_map>
@@ -19,83 +22,139 @@ namespace {
 
 constexpr std::string_view format_tag = "piccolo-1";
 
-void append_escaped(fmt::memory_buffer& out, std::string_view text) {
-    for (char c : text) {
-        switch (c) {
-            case '&': fmt::format_to(std::back_inserter(out), "&amp;"); break;
-            case '<': fmt::format_to(std::back_inserter(out), "&lt;"); break;
-            case '>': fmt::format_to(std::back_inserter(out), "&gt;"); break;
-            case '"': fmt::format_to(std::back_inserter(out), "&quot;"); break;
-            default: out.push_back(c);
-        }
+// Appends text and integers to a 1 MiB buffer that is handed to `sink` whenever it fills: the
+// writer's hot loop is a handful of memcpy and to_chars calls per task, and a file is written
+// without ever holding the whole document (which would cost a page fault per 4 KiB).
+class XmlOut {
+public:
+    using Sink = std::function<void(std::string_view)>;
+    explicit XmlOut(Sink sink) : text_(chunk, '\0'), sink_(std::move(sink)) {}
+    XmlOut& operator<<(std::string_view piece) {
+        reserve(piece.size());
+        std::memcpy(text_.data() + used_, piece.data(), piece.size());
+        used_ += piece.size();
+        return *this;
     }
-}
+    template <class Int>
+        requires std::is_integral_v<Int>
+    XmlOut& operator<<(Int value) {
+        reserve(24);
+        char* at = text_.data() + used_;
+        used_ += static_cast<std::size_t>(std::to_chars(at, at + 24, value).ptr - at);
+        return *this;
+    }
+    XmlOut& escaped(std::string_view value) {
+        for (char c : value) {
+            switch (c) {
+                case '&': *this << "&amp;"; break;
+                case '<': *this << "&lt;"; break;
+                case '>': *this << "&gt;"; break;
+                case '"': *this << "&quot;"; break;
+                default: *this << std::string_view(&c, 1);
+            }
+        }
+        return *this;
+    }
+    // Comma-separated; ascending runs of three or more become "first-last".
+    template <class Range, class Map>
+    XmlOut& list(const Range& values, Map&& map) {
+        const std::size_t n = values.size();
+        for (std::size_t i = 0; i < n;) {
+            std::size_t run = i + 1;
+            while (run < n && map(values[run]) == map(values[run - 1]) + 1) ++run;
+            if (i > 0) *this << ",";
+            if (run - i >= 3) {
+                *this << map(values[i]) << "-" << map(values[run - 1]);
+                i = run;
+            } else {
+                *this << map(values[i]);
+                ++i;
+            }
+        }
+        return *this;
+    }
+    void flush() {
+        sink_(std::string_view(text_.data(), used_));
+        used_ = 0;
+    }
 
-template <class T>
-void append_list(fmt::memory_buffer& out, std::span<const T> values) {
-    auto it = std::back_inserter(out);
-    for (std::size_t i = 0; i < values.size();) {
-        std::size_t run = i + 1;
-        while (run < values.size() && values[run] == values[run - 1] + 1) ++run;
-        if (i > 0) out.push_back(',');
-        if (run - i >= 3) {  // a run of three or more becomes "first-last"
-            fmt::format_to(it, "{}-{}", values[i], values[run - 1]);
-            i = run;
-        } else {
-            fmt::format_to(it, "{}", values[i]);
-            ++i;
-        }
+private:
+    static constexpr std::size_t chunk = std::size_t{1} << 20;
+    void reserve(std::size_t more) {
+        if (used_ + more <= text_.size()) return;
+        flush();
+        if (more > text_.size()) text_.resize(more);
     }
-}
+    std::string text_;
+    std::size_t used_ = 0;
+    Sink sink_;
+};
+
+void write_xml(const Schedule& s, XmlOut& out);
 
 }  // namespace
 
 std::string schedule_to_xml(const Schedule& s) {
-    fmt::memory_buffer out;
-    auto it = std::back_inserter(out);
-    const bool gather = s.shape.collective == Collective::allgather;
-    fmt::format_to(it, "<collective name=\"{}\" algorithm=\"", to_string(s.shape.collective));
-    append_escaped(out, s.algorithm);
-    fmt::format_to(it, "\" k=\"{}\" nodes=\"{}\" buffer_size=\"{}\"", s.k, s.shape.ranks,
-                   s.shape.total_buffer_bytes());
-    if (!gather) fmt::format_to(it, " segments=\"{}\"", s.shape.pieces);
-    fmt::format_to(it, " format=\"{}\">\n", format_tag);
-
-    const std::string_view payload_name = gather ? "blocks" : "segments";
-    std::vector<std::int64_t> dep_ids;
-    for (TaskId t = 0; t < s.size(); ++t) {
-        if (s.kind[t] == TaskKind::transfer)
-            fmt::format_to(it, "  <transfer id=\"{}\" size=\"{}\" src=\"{}\" dst=\"{}\" deps=\"",
-                           s.external_id(t), s.bytes(t), s.src[t], s.dst[t]);
-        else
-            fmt::format_to(it, "  <compute id=\"{}\" rank=\"{}\" size=\"{}\" kind=\"{}\" deps=\"",
-                           s.external_id(t), s.src[t], s.bytes(t), to_string(s.kind[t]));
-        const auto deps = s.deps.row(t);
-        if (deps.empty()) {
-            fmt::format_to(it, "-1");
-        } else {
-            dep_ids.clear();
-            for (TaskId d : deps) dep_ids.push_back(s.external_id(d));
-            append_list<std::int64_t>(out, dep_ids);
-        }
-        out.push_back('"');
-        if (s.has_payload() && !s.payload.row(t).empty()) {
-            fmt::format_to(it, " {}=\"", payload_name);
-            append_list(out, s.payload.row(t));
-            out.push_back('"');
-        }
-        fmt::format_to(it, "/>\n");
-    }
-    fmt::format_to(it, "</collective>\n");
-    return fmt::to_string(out);
+    std::string text;
+    XmlOut out([&text](std::string_view piece) { text.append(piece); });
+    write_xml(s, out);
+    out.flush();
+    return text;
 }
 
+void write_schedule_xml(const Schedule& schedule, std::ostream& stream) {
+    XmlOut out([&stream](std::string_view piece) {
+        stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    });
+    write_xml(schedule, out);
+    out.flush();
+}
+
+namespace {
+
+void write_xml(const Schedule& s, XmlOut& out) {
+    const bool gather = s.shape.collective == Collective::allgather;
+    out << "<collective name=\"" << to_string(s.shape.collective) << "\" algorithm=\"";
+    out.escaped(s.algorithm);
+    out << "\" k=\"" << s.k << "\" nodes=\"" << s.shape.ranks << "\" buffer_size=\""
+        << s.shape.total_buffer_bytes() << "\"";
+    if (!gather) out << " segments=\"" << s.shape.pieces << "\"";
+    out << " format=\"" << format_tag << "\">\n";
+
+    const std::string_view payload_open = gather ? " blocks=\"" : " segments=\"";
+    const auto external = [&s](TaskId d) { return s.external_id(d); };
+    const auto same = [](std::uint32_t v) { return v; };
+    for (TaskId t = 0; t < s.size(); ++t) {
+        if (s.kind[t] == TaskKind::transfer)
+            out << "  <transfer id=\"" << s.external_id(t) << "\" size=\"" << s.bytes(t)
+                << "\" src=\"" << s.src[t] << "\" dst=\"" << s.dst[t] << "\" deps=\"";
+        else
+            out << "  <compute id=\"" << s.external_id(t) << "\" rank=\"" << s.src[t]
+                << "\" size=\"" << s.bytes(t) << "\" kind=\"" << to_string(s.kind[t])
+                << "\" deps=\"";
+        const auto deps = s.deps.row(t);
+        if (deps.empty())
+            out << "-1";
+        else
+            out.list(deps, external);
+        out << "\"";
+        if (s.has_payload() && !s.payload.row(t).empty()) {
+            out << payload_open;
+            out.list(s.payload.row(t), same);
+            out << "\"";
+        }
+        out << "/>\n";
+    }
+    out << "</collective>\n";
+}
+
+}  // namespace
+
 void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& file) {
-    const std::string text = schedule_to_xml(schedule);
     std::ofstream out(file, std::ios::binary);
     if (!out) throw InputError(fmt::format("{}: cannot open for writing", file.string()));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) throw InputError(fmt::format("{}: write failed", file.string()));
+    write_schedule_xml(schedule, out);
+    if (!out) throw InputError(fmt::format("{}: write failed (disk full?)", file.string()));
 }
 
 std::string LoadedSchedule::where(TaskId task) const {
@@ -142,8 +201,11 @@ private:
     // Line numbers come from newline positions taken before parsing: in-place parsing rewrites
     // parts of the buffer (attribute whitespace, terminators), node offsets stay valid.
     void index_lines() {
-        for (std::size_t i = 0; i < text_.size(); ++i)
-            if (text_[i] == '\n') newline_offsets_.push_back(i);
+        const char* const begin = text_.data();
+        const char* const end = begin + text_.size();
+        for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', end - at)));
+             ++at)
+            newline_offsets_.push_back(static_cast<std::size_t>(at - begin));
     }
     [[nodiscard]] std::uint32_t line_at(std::ptrdiff_t offset) const {
         const auto at = static_cast<std::size_t>(std::max<std::ptrdiff_t>(offset, 0));
@@ -207,49 +269,77 @@ private:
     }
 
     std::uint32_t intern_size(std::uint64_t bytes) {
+        const auto& values = result_.schedule.size_values;
+        if (!values.empty() && values[last_size_class_] == bytes) return last_size_class_;
         auto [it, inserted] = size_index_.try_emplace(
             bytes, static_cast<std::uint32_t>(result_.schedule.size_values.size()));
         if (inserted) result_.schedule.size_values.push_back(bytes);
+        last_size_class_ = it->second;
         return it->second;
     }
 
+    // One pass over the attributes (a task has six or seven), then the checks.
     void read_task(const pugi::xml_node& node) {
         Schedule& s = result_.schedule;
         const std::string_view element = node.name();
-        const auto task = static_cast<TaskId>(s.size());
+        const bool transfer = element == "transfer";
         result_.lines.push_back(line_of(node));
-        if (element != "transfer" && element != "compute")
+        if (!transfer && element != "compute")
             fail(node, fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
-        const auto id = integer<std::int64_t>(node, "id", required(node, "id"), 0);
-        if (!ids_.try_emplace(id, task).second)
-            fail(node, fmt::format("id {} is used twice (ids must be unique)", id));
-        ext_ids_.push_back(id);
-        const auto size = integer<std::int64_t>(node, "size", required(node, "size"), 0);
-        if (element == "transfer") {
-            s.kind.push_back(TaskKind::transfer);
-            s.src.push_back(integer<Rank>(node, "src", required(node, "src"), 0));
-            s.dst.push_back(integer<Rank>(node, "dst", required(node, "dst"), 0));
-        } else if (element == "compute") {
-            const std::string_view kind = required(node, "kind");
-            if (kind == "reduce") s.kind.push_back(TaskKind::reduce);
-            else if (kind == "permute") s.kind.push_back(TaskKind::permute);
-            else if (kind == "copy") s.kind.push_back(TaskKind::copy);
-            else fail(node, fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)", kind));
-            const Rank rank = integer<Rank>(node, "rank", required(node, "rank"), 0);
-            s.src.push_back(rank);
-            s.dst.push_back(rank);
-        } else {
-            fail(node, fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
+        const char *id = nullptr, *size = nullptr, *src = nullptr, *dst = nullptr,
+                   *rank = nullptr, *kind = nullptr, *deps = nullptr, *pieces = nullptr;
+        for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+            const std::string_view name = a.name();
+            if (name == "id") id = a.value();
+            else if (name == "size") size = a.value();
+            else if (name == "src") src = a.value();
+            else if (name == "dst") dst = a.value();
+            else if (name == "deps") deps = a.value();
+            else if (name == "rank") rank = a.value();
+            else if (name == "kind") kind = a.value();
+            else if (name == payload_name_) pieces = a.value();
         }
-        s.size_class.push_back(intern_size(static_cast<std::uint64_t>(size)));
+        auto need = [&](const char* value, const char* name) {
+            if (!value) fail(node, fmt::format("<{}> lacks the attribute {}", element, name));
+            return std::string_view(value);
+        };
+        register_id(node, integer<std::int64_t>(node, "id", need(id, "id"), 0));
+        const auto bytes = integer<std::int64_t>(node, "size", need(size, "size"), 0);
+        if (transfer) {
+            s.kind.push_back(TaskKind::transfer);
+            s.src.push_back(integer<Rank>(node, "src", need(src, "src"), 0));
+            s.dst.push_back(integer<Rank>(node, "dst", need(dst, "dst"), 0));
+        } else {
+            const std::string_view k = need(kind, "kind");
+            if (k == "reduce") s.kind.push_back(TaskKind::reduce);
+            else if (k == "permute") s.kind.push_back(TaskKind::permute);
+            else if (k == "copy") s.kind.push_back(TaskKind::copy);
+            else fail(node, fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)", k));
+            const Rank r = integer<Rank>(node, "rank", need(rank, "rank"), 0);
+            s.src.push_back(r);
+            s.dst.push_back(r);
+        }
+        s.size_class.push_back(intern_size(static_cast<std::uint64_t>(bytes)));
 
         raw_dep_offsets_.push_back(static_cast<std::uint32_t>(raw_deps_.size()));
-        if (const auto deps = node.attribute("deps")) parse_list(node, "deps", deps.value(), raw_deps_, true);
+        if (deps) parse_list(node, "deps", deps, raw_deps_, true);
         payload_offsets_.push_back(static_cast<std::uint32_t>(payload_items_.size()));
-        if (const auto pieces = node.attribute(payload_name_)) {
+        if (pieces) {
             any_payload_ = true;
-            parse_list(node, payload_name_, pieces.value(), payload_items_, false);
+            parse_list(node, payload_name_, pieces, payload_items_, false);
         }
+    }
+
+    // Ids are usually 0, 1, 2, ...: the map is built only when a file departs from that.
+    void register_id(const pugi::xml_node& node, std::int64_t id) {
+        const auto task = static_cast<TaskId>(ext_ids_.size());
+        if (dense_ && id != static_cast<std::int64_t>(task)) {
+            dense_ = false;
+            for (TaskId t = 0; t < task; ++t) ids_.emplace(ext_ids_[t], t);
+        }
+        if (!dense_ && !ids_.try_emplace(id, task).second)
+            fail(node, fmt::format("id {} is used twice (ids must be unique)", id));
+        ext_ids_.push_back(id);
     }
 
     // "1,4,7-9" (ranges ascend, inclusive); "-1" alone (deps only) means none.
@@ -282,6 +372,15 @@ private:
         s.deps.items.resize(raw_deps_.size());
         for (std::size_t t = 0; t < n; ++t) {
             for (std::uint32_t i = raw_dep_offsets_[t]; i < raw_dep_offsets_[t + 1]; ++i) {
+                if (dense_) {
+                    if (raw_deps_[i] < static_cast<std::int64_t>(n)) {
+                        s.deps.items[i] = static_cast<TaskId>(raw_deps_[i]);
+                        continue;
+                    }
+                    throw InputError(fmt::format(
+                        "{}:{}: deps: task id={} depends on id {}, which does not exist", origin_,
+                        result_.lines[t], ext_ids_[t], raw_deps_[i]));
+                }
                 const auto found = ids_.find(raw_deps_[i]);
                 if (found == ids_.end())
                     throw InputError(fmt::format(
@@ -290,10 +389,7 @@ private:
                 s.deps.items[i] = found->second;
             }
         }
-        bool identity = true;
-        for (std::size_t t = 0; t < n && identity; ++t)
-            identity = ext_ids_[t] == static_cast<std::int64_t>(t);
-        if (!identity) s.external_ids = std::move(ext_ids_);
+        if (!dense_) s.external_ids = std::move(ext_ids_);
     }
 
     void finish_payload() {
@@ -318,6 +414,8 @@ private:
     std::vector<std::uint32_t> payload_offsets_;
     std::vector<std::size_t> newline_offsets_;
     bool any_payload_ = false;
+    bool dense_ = true;
+    std::uint32_t last_size_class_ = 0;  // ids so far are 0, 1, 2, ...
     std::size_t line_cursor_ = 0;
 };
 

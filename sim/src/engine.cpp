@@ -1,58 +1,57 @@
-// The event loop. Each transfer goes through at most four events:
-//   READY    all dependencies complete: queue for a send slot of the source device (FIFO).
-//   INJECT   ts + o_s, only when the transfer leaves a node/group with limited lanes: take the
-//            earliest free egress lane of every unit it leaves; injection (and everything after
-//            it) shifts until they are free. Requests are served in time order, so lanes are FIFO.
-//   ARRIVE   first byte at the destination (injection + L), only when the destination has
-//            limited receive slots or ingress lanes: reception starts when a slot and the lanes
-//            are free (buffered until then), lasts (m-1)G, completion follows o_r later.
-//   COMPLETE data usable at dst: successors whose last dependency this was become READY.
-// plus WAKE (a device's send queue may proceed) and, for compute tasks, READY and COMPLETE only.
-// Events are ordered by (time, kind, task id), so runs are deterministic.
+// The event loop. A transfer goes through at most three events, all served in time order:
+//   READY   all dependencies complete: queue for a send slot of the source device (FIFO).
+//   INJECT  ts + o_s, only when the transfer leaves a node/group whose lanes are limited: take the
+//           earliest free egress lane of every unit it leaves; injection (and everything after it,
+//           the send slot's release included) shifts until they are free.
+//   ARRIVE  first byte at the destination, only when the destination device has limited receive
+//           slots or the transfer enters units with limited lanes: reception starts when a slot
+//           and the ingress lanes are free (bytes are buffered until then).
+// Reception then lasts (m-1)G and completion follows o_r later; the completion time is known at
+// that point, so successors are released right away (their READY is queued at the time their
+// last dependency completes). WAKE lets a device's send queue proceed when a slot frees.
+// Compute tasks: READY, then they run one at a time per rank. Ties: (time, kind, task id).
 #include "piccolo/engine.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <limits>
-#include <queue>
-#include <unordered_map>
 
+#include "event_queue.hpp"
 #include "piccolo/error.hpp"
 
 namespace piccolo {
 
 namespace {
 
+using detail::Event;
+using detail::EventKind;
+
 constexpr double unknown_time = std::numeric_limits<double>::infinity();
 
-enum class EventKind : std::uint8_t { complete, ready, wake, inject, arrive };
-
-struct Event {
-    double time;
-    EventKind kind;
-    std::uint32_t id;  // task, or device for wake
-    friend bool operator>(const Event& a, const Event& b) {
-        if (a.time != b.time) return a.time > b.time;
-        if (a.kind != b.kind) return a.kind > b.kind;
-        return a.id > b.id;
-    }
-};
-
-// `count` identical servers, each free from a time on; unlimited when count == 0.
-class Slots {
+// `count` identical servers per owner (device or unit), each free from a time on; unlimited
+// when count == 0. Servers are interchangeable, so a server is just its free time.
+class Servers {
 public:
-    Slots(std::size_t owners, int count) : count_(count), free_(owners * count, 0.0) {}
+    Servers(std::size_t owners, int count)
+        : count_(static_cast<std::size_t>(count)), free_(owners * count_, 0.0) {}
     [[nodiscard]] bool limited() const { return count_ > 0; }
-    // Index of the server of `owner` that frees first.
-    [[nodiscard]] std::size_t earliest(std::size_t owner) const {
-        const std::size_t first = owner * count_;
-        std::size_t best = first;
-        for (std::size_t i = first + 1; i < first + count_; ++i)
-            if (free_[i] < free_[best]) best = i;
-        return best;
+    // A server of `owner` that is free at `now` if there is one (free servers are all alike),
+    // otherwise the one that frees first.
+    double& earliest(std::size_t owner, double now) {
+        double* const first = &free_[owner * count_];
+        double* best = first;
+        for (double* server = first; server < first + count_; ++server) {
+            if (*server <= now) return *server;
+            if (*server < *best) best = server;
+        }
+        return *best;
     }
-    double& free_at(std::size_t slot) { return free_[slot]; }
+    // A server taken by a transfer whose release time is not known yet (free == unknown_time).
+    double& unresolved(std::size_t owner) {
+        double* s = &free_[owner * count_];
+        while (*s != unknown_time) ++s;
+        return *s;
+    }
 
 private:
     std::size_t count_;
@@ -64,75 +63,66 @@ struct Waiting {  // a transfer queued for a send slot
     double ready;
 };
 
-struct Sending {  // a transfer holding a send slot, waiting for egress lanes
-    double send_start;
-    std::size_t slot;
-};
-
-struct LaneLevel {
-    Slots egress, ingress;
-};
-
 class Engine {
 public:
     Engine(const Schedule& s, const Machine& m, const RankLayout& layout, const SimOptions& o)
         : s_(s),
           machine_(m),
-          layout_(layout),
           options_(o),
           ranks_(static_cast<std::size_t>(layout.ranks())),
-          send_slots_(ranks_, limit(m.device_radix)),
-          receive_slots_(ranks_, limit(m.device_radix)),
+          send_slots_(ranks_, radix(m.device_radix)),
+          receive_slots_(ranks_, radix(m.device_radix)),
           waiting_(ranks_),
           waiting_head_(ranks_, 0),
           next_wake_(ranks_, unknown_time),
-          compute_free_(ranks_, 0.0) {
+          compute_free_(ranks_, 0.0),
+          successors_(s.successors()),
+          missing_(s.size()) {
         resolve_parameters();
+        // Unit of every rank at every level below the system, and that level's lanes.
         for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
-            std::size_t units = 0;
-            for (std::size_t r = 0; r < ranks_; ++r)
-                units = std::max(units, static_cast<std::size_t>(layout.unit_of(static_cast<int>(r), level)) + 1);
-            const int radix = limit(m.levels[level].radix);
-            lanes_.push_back({Slots(units, radix), Slots(units, radix)});
+            std::vector<int> units(ranks_);
+            int count = 0;
+            for (std::size_t r = 0; r < ranks_; ++r) {
+                units[r] = layout.unit_of(static_cast<int>(r), level);
+                count = std::max(count, units[r] + 1);
+            }
+            unit_.push_back(std::move(units));
+            egress_.emplace_back(static_cast<std::size_t>(count), radix(m.levels[level].radix));
+            ingress_.emplace_back(static_cast<std::size_t>(count), radix(m.levels[level].radix));
         }
+        chosen_.resize(m.levels.size());
         result_.rank_finish.assign(ranks_, 0.0);
         for (const Level& level : m.levels) result_.levels.push_back({level.name});
-        for (std::string point : {"device send slots", "device receive slots"})
-            result_.queueing.push_back({point});
-        for (std::size_t level = 0; level < lanes_.size(); ++level) {
+        result_.queueing = {{"device send slots"}, {"device receive slots"}};
+        for (std::size_t level = 0; level < unit_.size(); ++level) {
             result_.queueing.push_back({m.levels[level].name + " egress lanes"});
             result_.queueing.push_back({m.levels[level].name + " ingress lanes"});
         }
+        if (options_.record_trace) trace_.resize(s.size());
     }
 
     SimResult run() {
-        const Csr<TaskId> successors = s_.successors();
-        std::vector<std::uint32_t> missing(s_.size());
+        bool joins = false;  // does some task wait for more than one dependency?
         for (TaskId t = 0; t < s_.size(); ++t) {
-            missing[t] = static_cast<std::uint32_t>(s_.deps.row(t).size());
-            if (missing[t] == 0) events_.push({0.0, EventKind::ready, t});
+            missing_[t] = static_cast<std::uint32_t>(s_.deps.row(t).size());
+            joins = joins || missing_[t] > 1;
+            if (missing_[t] == 0) events_.push({0.0, EventKind::ready, t});
         }
-        std::size_t completed = 0;
+        if (joins) ready_at_.assign(s_.size(), 0.0);
         while (!events_.empty()) {
-            const Event e = events_.top();
-            events_.pop();
-            switch (e.kind) {
-                case EventKind::ready: ready(e.id, e.time); break;
-                case EventKind::wake: wake(e.id, e.time); break;
-                case EventKind::inject: inject(e.id, e.time); break;
-                case EventKind::arrive: arrive(e.id, e.time); break;
-                case EventKind::complete:
-                    ++completed;
-                    result_.makespan = std::max(result_.makespan, e.time);
-                    for (TaskId next : successors.row(e.id))
-                        if (--missing[next] == 0) events_.push({e.time, EventKind::ready, next});
-                    break;
+            const Event e = events_.pop();
+            switch (e.kind()) {
+                case EventKind::ready: ready(e.id(), e.time); break;
+                case EventKind::wake: wake(e.id(), e.time); break;
+                case EventKind::inject: inject(e.id(), e.time); break;
+                case EventKind::arrive: arrive(e.id(), e.time); break;
             }
         }
-        if (completed != s_.size())
+        if (completed_ != s_.size())
             throw InputError(fmt::format("schedule never finishes: {} of {} tasks wait on a "
                                          "dependency cycle (run piccolo verify)",
-                                         s_.size() - completed, s_.size()));
+                                         s_.size() - completed_, s_.size()));
         if (options_.record_trace)
             for (TaskId t = 0; t < s_.size(); ++t)
                 if (s_.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
@@ -140,32 +130,35 @@ public:
     }
 
 private:
-    static int limit(const std::optional<int>& radix) { return radix ? *radix : 0; }
+    static int radix(const std::optional<int>& r) { return r ? *r : 0; }
 
     // LogGP parameters of every (level, size) the schedule uses, resolved before the replay.
     void resolve_parameters() {
         const std::size_t sizes = s_.size_values.size();
         params_.resize(machine_.levels.size() * sizes);
+        wire_.resize(params_.size());
         for (std::size_t level = 0; level < machine_.levels.size(); ++level)
-            for (std::size_t c = 0; c < sizes; ++c)
-                params_[level * sizes + c] =
-                    machine_.levels[level].loggp.at(static_cast<double>(s_.size_values[c]));
+            for (std::size_t c = 0; c < sizes; ++c) {
+                const LogGP p = machine_.levels[level].loggp.at(static_cast<double>(s_.size_values[c]));
+                params_[level * sizes + c] = p;
+                wire_[level * sizes + c] = static_cast<double>(s_.size_values[c] - 1) * p.G;
+            }
     }
     [[nodiscard]] std::size_t level_of(TaskId t) const {
-        return layout_.common_level(s_.src[t], s_.dst[t]);
+        const std::size_t a = static_cast<std::size_t>(s_.src[t]), b = static_cast<std::size_t>(s_.dst[t]);
+        for (std::size_t level = 0; level < unit_.size(); ++level)
+            if (unit_[level][a] == unit_[level][b]) return level;
+        return unit_.size();
     }
-    [[nodiscard]] const LogGP& params(TaskId t) const {
-        return params_[level_of(t) * s_.size_values.size() + s_.size_class[t]];
-    }
-    [[nodiscard]] double wire(TaskId t) const {  // (m-1)G
-        return static_cast<double>(s_.bytes(t) - 1) * params(t).G;
+    [[nodiscard]] std::size_t cost_index(TaskId t) const {
+        return level_of(t) * s_.size_values.size() + s_.size_class[t];
     }
     [[nodiscard]] bool contention() const { return options_.contention; }
-    // Lanes of the units this transfer leaves/enters: levels below its common level.
+    // Does the transfer cross the boundary of a unit whose lanes are limited?
     [[nodiscard]] bool needs_lanes(TaskId t) const {
-        const std::size_t top = std::min(level_of(t), lanes_.size());
+        const std::size_t top = level_of(t);
         for (std::size_t level = 0; level < top; ++level)
-            if (lanes_[level].egress.limited()) return true;
+            if (egress_[level].limited()) return true;
         return false;
     }
 
@@ -180,9 +173,13 @@ private:
 
     void ready(TaskId t, double now) {
         if (s_.kind[t] != TaskKind::transfer) return run_compute(t, now);
-        if (options_.record_trace) trace_ready(t, now);
+        if (options_.record_trace) trace_[t] = {t, now};
+        if (!contention() || !send_slots_.limited()) return start_send(t, now, nullptr);
         const auto device = static_cast<std::size_t>(s_.src[t]);
-        if (!contention() || !send_slots_.limited()) return start_send(t, now, now, 0);
+        if (waiting_head_[device] == waiting_[device].size()) {  // nobody queued before it
+            double& slot = send_slots_.earliest(device, now);
+            if (slot <= now) return start_send(t, now, &slot);
+        }
         waiting_[device].push_back({t, now});
         wake(static_cast<TaskId>(device), now);
     }
@@ -193,11 +190,11 @@ private:
         std::vector<Waiting>& queue = waiting_[device];
         std::size_t& head = waiting_head_[device];
         while (head < queue.size()) {
-            const std::size_t slot = send_slots_.earliest(device);
-            const double free = send_slots_.free_at(slot);
-            if (free > now) return schedule_wake(device, free);  // unknown: INJECT will
+            double& slot = send_slots_.earliest(device, now);
+            if (slot > now) return schedule_wake(device, slot);  // unknown: INJECT will
             const Waiting next = queue[head++];
-            start_send(next.task, now, next.ready, slot);
+            record_wait(0, now - next.ready);
+            start_send(next.task, now, &slot);
         }
         queue.clear();
         head = 0;
@@ -209,65 +206,62 @@ private:
         events_.push({time, EventKind::wake, static_cast<TaskId>(device)});
     }
 
-    void start_send(TaskId t, double now, double ready_time, std::size_t slot) {
-        record_wait(0, now - ready_time);
-        const LogGP& p = params(t);
+    // ts = now: o_s starts. Without lane limits everything up to the arrival is known now.
+    void start_send(TaskId t, double now, double* slot) {
+        const LogGP& p = params_[cost_index(t)];
+        if (options_.record_trace) trace_[t].send_start = now;
         if (contention() && needs_lanes(t)) {
-            if (send_slots_.limited()) send_slots_.free_at(slot) = unknown_time;  // set at INJECT
-            awaiting_lanes_.emplace(t, Sending{now, slot});
+            if (slot) *slot = unknown_time;  // released at INJECT
             events_.push({now + p.o_s, EventKind::inject, t});
             return;
         }
-        injected(t, {now, slot}, now + p.o_s);
+        if (slot) *slot = now + std::max(p.o_s, p.g) + wire_[cost_index(t)];
+        injected(t, now + p.o_s);
     }
 
-    // Take one lane of every unit the transfer leaves, all for the same window.
+    // Take one lane of every unit the transfer leaves, then release the send slot.
     void inject(TaskId t, double now) {
-        const auto sending = awaiting_lanes_.extract(t);
-        const double start = take_lanes(t, now, /*egress=*/true, 2);
-        injected(t, sending.mapped(), start);
+        const double start = take_lanes(t, now, egress_, s_.src[t], 2);
+        if (send_slots_.limited()) {
+            const auto device = static_cast<std::size_t>(s_.src[t]);
+            const LogGP& p = params_[cost_index(t)];
+            // The slot's busy time max(o_s, g) + (m-1)G from ts shifts with the injection.
+            double& slot = send_slots_.unresolved(device);
+            slot = start + (std::max(p.o_s, p.g) - p.o_s) + wire_[cost_index(t)];
+            if (waiting_head_[device] < waiting_[device].size()) schedule_wake(device, slot);
+        }
+        injected(t, start);
     }
 
-    // Waits for one lane of each unit the transfer leaves (egress) or enters (ingress), plus
-    // `also_free` (a receive slot), and holds them all for its (m-1)G window. Returns the start.
-    double take_lanes(TaskId t, double now, bool egress, std::size_t first_point,
-                      double also_free = 0) {
-        const std::size_t top = std::min(level_of(t), lanes_.size());
-        double start = std::max(now, also_free);
-        std::size_t binding = lanes_.size();
-        lane_choice_.clear();
+    // Waits for one lane of each unit (below the transfer's common level) that `rank` belongs to,
+    // holds them all for the (m-1)G window and returns the window's start.
+    double take_lanes(TaskId t, double now, std::vector<Servers>& lanes, Rank rank,
+                      std::size_t first_point) {
+        const std::size_t top = level_of(t);
+        double start = now;
+        std::size_t binding = top;
+        std::size_t chosen = 0;
         for (std::size_t level = 0; level < top; ++level) {
-            Slots& lanes = egress ? lanes_[level].egress : lanes_[level].ingress;
-            if (!lanes.limited()) continue;
-            const Rank rank = egress ? s_.src[t] : s_.dst[t];
-            const std::size_t lane = lanes.earliest(static_cast<std::size_t>(layout_.unit_of(rank, level)));
-            lane_choice_.push_back({level, lane});
-            if (lanes.free_at(lane) > start) {
-                start = lanes.free_at(lane);
+            if (!lanes[level].limited()) continue;
+            double& lane = lanes[level].earliest(static_cast<std::size_t>(unit_[level][rank]), now);
+            chosen_[chosen++] = &lane;
+            if (lane > start) {
+                start = lane;
                 binding = level;
             }
         }
-        for (auto [level, lane] : lane_choice_)
-            (egress ? lanes_[level].egress : lanes_[level].ingress).free_at(lane) = start + wire(t);
-        if (binding < lanes_.size()) record_wait(first_point + 2 * binding, start - now);
+        const double end = start + wire_[top * s_.size_values.size() + s_.size_class[t]];
+        for (std::size_t i = 0; i < chosen; ++i) *chosen_[i] = end;
+        if (binding < top) record_wait(first_point + 2 * binding, start - now);
         return start;
     }
-    // The first byte leaves at `start`: the send slot's busy time and the arrival follow.
-    void injected(TaskId t, Sending sending, double start) {
-        const LogGP& p = params(t);
-        const double wire_time = wire(t);
-        if (contention() && send_slots_.limited()) {
-            const auto device = static_cast<std::size_t>(s_.src[t]);
-            const double shift = start - (sending.send_start + p.o_s);
-            send_slots_.free_at(sending.slot) =
-                sending.send_start + shift + std::max(p.o_s, p.g) + wire_time;
-            if (waiting_head_[device] < waiting_[device].size())
-                schedule_wake(device, send_slots_.free_at(send_slots_.earliest(device)));
-        }
+
+    // The first byte leaves at `start` and arrives L later.
+    void injected(TaskId t, double start) {
+        const LogGP& p = params_[cost_index(t)];
         if (options_.record_trace) {
-            trace_[t].send_start = sending.send_start;
             trace_[t].inject_start = start;
-            trace_[t].inject_end = start + wire_time;
+            trace_[t].inject_end = start + wire_[cost_index(t)];
         }
         const double first_byte = start + p.L;
         if (contention() && (receive_slots_.limited() || needs_lanes(t)))
@@ -279,37 +273,36 @@ private:
     // Reception needs a receive slot of the device and one ingress lane per unit it enters.
     void arrive(TaskId t, double now) {
         const auto device = static_cast<std::size_t>(s_.dst[t]);
-        std::size_t slot = 0;
-        double slot_free = 0;
+        double* slot = nullptr;
+        double from = now;
         if (receive_slots_.limited()) {
-            slot = receive_slots_.earliest(device);
-            slot_free = receive_slots_.free_at(slot);
-            record_wait(1, slot_free - now);
+            slot = &receive_slots_.earliest(device, now);
+            from = std::max(now, *slot);
+            record_wait(1, from - now);
         }
-        const double start = take_lanes(t, std::max(now, slot_free), /*egress=*/false, 3);
-        if (receive_slots_.limited())
-            receive_slots_.free_at(slot) = start + wire(t) + params(t).o_r;
+        const double start = take_lanes(t, from, ingress_, s_.dst[t], 3);
+        if (slot) *slot = start + wire_[cost_index(t)] + params_[cost_index(t)].o_r;
         received(t, start);
     }
 
-    // Reception runs from `start`: (m-1)G, then o_r.
+    // Reception runs from `start`: (m-1)G, then o_r, and the data is usable.
     void received(TaskId t, double start) {
-        const LogGP& p = params(t);
-        const double complete = start + wire(t) + p.o_r;
         const std::size_t level = level_of(t);
+        const std::size_t cost = cost_index(t);
+        const double complete = start + wire_[cost] + params_[cost].o_r;
         LevelStats& stats = result_.levels[level];
         ++stats.transfers;
         stats.bytes += s_.bytes(t);
-        stats.wire_time += wire(t);
+        stats.wire_time += wire_[cost];
         ++result_.transfers;
-        auto& finish = result_.rank_finish[static_cast<std::size_t>(s_.dst[t])];
+        double& finish = result_.rank_finish[static_cast<std::size_t>(s_.dst[t])];
         finish = std::max(finish, complete);
         if (options_.record_trace) {
             trace_[t].receive_start = start;
             trace_[t].complete = complete;
             trace_[t].level = static_cast<std::uint8_t>(level);
         }
-        events_.push({complete, EventKind::complete, t});
+        completed(t, complete);
     }
 
     // Compute tasks run one at a time per rank, in the order they become ready.
@@ -331,31 +324,40 @@ private:
         result_.compute_time += cost;
         result_.rank_finish[rank] = std::max(result_.rank_finish[rank], end);
         if (options_.record_trace) result_.compute_trace.push_back({t, now, start, end});
-        events_.push({end, EventKind::complete, t});
+        completed(t, end);
     }
 
-    void trace_ready(TaskId t, double now) {
-        if (trace_.empty()) trace_.resize(s_.size());
-        trace_[t].task = t;
-        trace_[t].ready = now;
+    // Task t completes at `time`: a successor whose last dependency this was is ready then.
+    void completed(TaskId t, double time) {
+        ++completed_;
+        result_.makespan = std::max(result_.makespan, time);
+        for (TaskId next : successors_.row(t)) {
+            double ready = time;
+            if (!ready_at_.empty()) ready = ready_at_[next] = std::max(ready_at_[next], time);
+            if (--missing_[next] == 0) events_.push({ready, EventKind::ready, next});
+        }
     }
 
     const Schedule& s_;
     const Machine& machine_;
-    const RankLayout& layout_;
     SimOptions options_;
     std::size_t ranks_;
-    std::vector<LogGP> params_;
-    Slots send_slots_, receive_slots_;
-    std::vector<LaneLevel> lanes_;
+    std::vector<LogGP> params_;  // per (level, size class)
+    std::vector<double> wire_;   // (m-1)G per (level, size class)
+    std::vector<std::vector<int>> unit_;  // per level below the system: unit of each rank
+    Servers send_slots_, receive_slots_;
+    std::vector<Servers> egress_, ingress_;  // per level below the system
     std::vector<std::vector<Waiting>> waiting_;
     std::vector<std::size_t> waiting_head_;
     std::vector<double> next_wake_;  // earliest WAKE event queued per device
-    std::unordered_map<TaskId, Sending> awaiting_lanes_;  // between READY and INJECT
     std::vector<double> compute_free_;
+    Csr<TaskId> successors_;
+    std::vector<std::uint32_t> missing_;  // dependencies not yet complete
+    std::vector<double> ready_at_;        // latest dependency completion (tasks with joins)
+    std::vector<double*> chosen_;  // scratch: one lane per level
     std::vector<TransferTrace> trace_;
-    std::vector<std::pair<std::size_t, std::size_t>> lane_choice_;  // scratch: (level, lane)
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+    detail::EventQueue events_;
+    std::size_t completed_ = 0;
     SimResult result_;
 };
 
@@ -367,8 +369,7 @@ SimResult simulate(const Schedule& schedule, const Machine& machine, const RankL
         throw InputError(fmt::format("the schedule has {} ranks but the machine places only {} "
                                      "(raise --nodes or --ppn)",
                                      schedule.shape.ranks, layout.ranks()));
-    SimResult result = Engine(schedule, machine, layout, options).run();
-    return result;
+    return Engine(schedule, machine, layout, options).run();
 }
 
 }  // namespace piccolo

@@ -32,7 +32,7 @@ void run_gen(const GenOptions& o) {
     request.payload = !o.no_payload;
     const Schedule schedule = generate(request);
     if (o.output == "-")
-        std::cout << schedule_to_xml(schedule);
+        write_schedule_xml(schedule, std::cout);
     else
         write_schedule_xml(schedule, o.output);
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@ struct LoadedSchedule {
 };
 
 std::string schedule_to_xml(const Schedule& schedule);
+void write_schedule_xml(const Schedule& schedule, std::ostream& out);  // streams in 1 MiB pieces
 void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& file);
 
 // Throws InputError "FILE:LINE: problem" on malformed input (syntax, missing or non-integer

@@ -1,0 +1,129 @@
+#pragma once
+// The engine's event queue, ordered by (time, kind, id). Time never goes backwards in a
+// discrete-event simulation, so a radix heap over the bit patterns of the (non-negative) times
+// works: a push is O(1), and each event moves between at most 64 buckets over its life. The
+// events that share the current time (symmetric collectives make thousands of them) are then
+// sorted once by (kind, id) and served in order; the few events pushed for the current time while
+// it is being served go to a small binary heap that is merged on the fly.
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace piccolo::detail {
+
+enum class EventKind : std::uint8_t { ready, wake, inject, arrive };
+
+struct Event {
+    double time;
+    std::uint64_t key;  // kind in the high 32 bits, task (or device) id in the low 32
+
+    Event(double t, EventKind kind, std::uint32_t id)
+        : time(t), key((std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | id) {}
+    Event(double t, std::uint64_t k) : time(t), key(k) {}
+    [[nodiscard]] EventKind kind() const { return static_cast<EventKind>(key >> 32); }
+    [[nodiscard]] std::uint32_t id() const { return static_cast<std::uint32_t>(key); }
+};
+
+class EventQueue {
+public:
+    [[nodiscard]] bool empty() const { return batch_empty() && size_ == 0; }
+
+    // Precondition: e.time >= the time of the last event popped.
+    void push(Event e) {
+        if (!batch_empty() && e.time == now_) {
+            late_.push(e.key);
+            return;
+        }
+        const std::uint64_t bits = std::bit_cast<std::uint64_t>(e.time);
+        buckets_[bucket_of(bits)].push_back({bits, e.key});
+        ++size_;
+    }
+
+    // Precondition: !empty().
+    Event pop() {
+        if (batch_empty()) advance();
+        if (!late_.empty() && (next_ == batch_.size() || late_.top() < batch_[next_])) {
+            const std::uint64_t key = late_.top();
+            late_.pop();
+            return {now_, key};
+        }
+        return {now_, batch_[next_++]};
+    }
+
+private:
+    struct Item {
+        std::uint64_t time_bits, key;
+    };
+
+    [[nodiscard]] bool batch_empty() const { return next_ == batch_.size() && late_.empty(); }
+
+    [[nodiscard]] std::size_t bucket_of(std::uint64_t bits) const {
+        return static_cast<std::size_t>(std::bit_width(bits ^ last_));
+    }
+
+    // Moves every event of the next time into now_batch_.
+    void advance() {
+        if (buckets_[0].empty()) {
+            std::size_t i = 1;
+            while (buckets_[i].empty()) ++i;
+            std::uint64_t least = buckets_[i].front().time_bits;
+            for (const Item& item : buckets_[i]) least = std::min(least, item.time_bits);
+            last_ = least;
+            std::vector<Item> spill;
+            spill.swap(buckets_[i]);
+            for (const Item& item : spill) buckets_[bucket_of(item.time_bits)].push_back(item);
+            spill.clear();
+            buckets_[i].swap(spill);  // keep the capacity
+        }
+        now_ = std::bit_cast<double>(last_);
+        batch_.clear();
+        next_ = 0;
+        for (const Item& item : buckets_[0]) batch_.push_back(item.key);
+        size_ -= buckets_[0].size();
+        buckets_[0].clear();
+        // Often already in order: events are pushed while earlier ones are served in order.
+        if (std::is_sorted(batch_.begin(), batch_.end())) return;
+        if (batch_.size() < 4096)
+            std::sort(batch_.begin(), batch_.end());
+        else
+            radix_sort(batch_);
+    }
+
+    // LSD radix sort, 16 bits a pass, skipping passes where every key has the same digit: keys
+    // are (kind << 32 | id), so a batch of a million events takes two or three passes.
+    void radix_sort(std::vector<std::uint64_t>& keys) {
+        scratch_.resize(keys.size());
+        std::uint64_t all_or = 0, all_and = ~std::uint64_t{0};
+        for (std::uint64_t k : keys) {
+            all_or |= k;
+            all_and &= k;
+        }
+        std::vector<std::uint32_t> count(1 << 16);
+        for (int shift = 0; shift < 64; shift += 16) {
+            if (((all_or ^ all_and) >> shift & 0xffff) == 0) continue;  // digit is constant
+            std::fill(count.begin(), count.end(), 0);
+            for (std::uint64_t k : keys) ++count[k >> shift & 0xffff];
+            std::uint32_t sum = 0;
+            for (std::uint32_t& c : count) sum += std::exchange(c, sum);
+            for (std::uint64_t k : keys) scratch_[count[k >> shift & 0xffff]++] = k;
+            keys.swap(scratch_);
+        }
+    }
+
+    std::vector<std::uint64_t> scratch_;
+    std::array<std::vector<Item>, 65> buckets_;
+    std::uint64_t last_ = 0;
+    std::size_t size_ = 0;
+    double now_ = 0;
+    std::vector<std::uint64_t> batch_;  // keys of the events at now_, sorted
+    std::size_t next_ = 0;              // first unserved entry of batch_
+    std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> late_;
+};
+
+}  // namespace piccolo::detail
