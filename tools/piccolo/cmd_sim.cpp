@@ -142,6 +142,12 @@ void run_sim(const SimCommand& c) {
     }
     const int nodes = c.nodes > 0 ? c.nodes : (schedule.shape.ranks + ppn - 1) / ppn;
     const RankLayout layout(machine, nodes, ppn);
+    if (schedule.shape.ranks > layout.ranks())
+        throw InputError(fmt::format("{}: the schedule has {} ranks but {} nodes x {} ranks per "
+                                     "node of {} place only {} (raise --nodes or --ppn)",
+                                     c.schedule_file.empty() ? "--algorithm" : c.schedule_file,
+                                     schedule.shape.ranks, nodes, ppn, machine.name,
+                                     layout.ranks()));
     SimOptions options;
     options.contention = !c.no_contention;
     options.record_trace = !c.trace_file.empty();

@@ -1,0 +1,83 @@
+// Benchmark (not a test): the engine on the cases of the engine issue, single thread.
+//   engine_bench small        64-device ring Allgather, 2 MiB/rank, delta, contention on:
+//                             simulation time alone (best of many runs)
+//   engine_bench ring4096     4096-rank ring Allgather, generation included
+//   engine_bench rm1m         1,048,576-rank RM k=2 Allgather, generation included
+// Every case also reports a baseline measured in the same run on the same DAG: a plain
+// dependency-order walk (Kahn's algorithm with a FIFO queue, no timing, no resources), the floor
+// for any replay of the DAG. Peak memory: run under /usr/bin/time -v (tools/bench/run.sh).
+#include <chrono>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+#include "piccolo/engine.hpp"
+#include "piccolo/generate.hpp"
+#include "piccolo/machine_io.hpp"
+
+using namespace piccolo;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The floor: visit every task in dependency order.
+std::size_t dependency_walk(const Schedule& s) {
+    const Csr<TaskId> successors = s.successors();
+    std::vector<std::uint32_t> missing(s.size());
+    std::vector<TaskId> queue;
+    queue.reserve(s.size());
+    for (TaskId t = 0; t < s.size(); ++t) {
+        missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size());
+        if (missing[t] == 0) queue.push_back(t);
+    }
+    for (std::size_t head = 0; head < queue.size(); ++head)
+        for (TaskId next : successors.row(queue[head]))
+            if (--missing[next] == 0) queue.push_back(next);
+    return queue.size();
+}
+
+void run_case(const std::string& name, const char* algorithm, int k, int nodes, int repetitions) {
+    const Machine machine = load_preset("delta");
+    const int ppn = machine.devices_per_node();
+    const GenerateRequest request{Collective::allgather, algorithm, k, nodes * ppn, 2 << 20, false};
+    const RankLayout layout(machine, nodes, ppn);
+
+    double generate_time = 1e30, simulate_time = 1e30, walk_time = 1e30, makespan = 0;
+    std::size_t transfers = 0;
+    for (int i = 0; i < repetitions; ++i) {
+        auto start = Clock::now();
+        const Schedule s = generate(request);
+        generate_time = std::min(generate_time, seconds_since(start));
+        start = Clock::now();
+        const SimResult r = simulate(s, machine, layout);
+        simulate_time = std::min(simulate_time, seconds_since(start));
+        start = Clock::now();
+        const std::size_t visited = dependency_walk(s);
+        walk_time = std::min(walk_time, seconds_since(start));
+        makespan = r.makespan;
+        transfers = r.transfers;
+        if (visited != s.size()) fmt::print("dependency walk visited {} of {}\n", visited, s.size());
+    }
+    fmt::print("{}: {} k={} p={} on delta, 2 MiB/rank, contention on: makespan {:.6g} s\n", name,
+               algorithm, k, nodes * ppn, makespan);
+    fmt::print("  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
+               "{:.2f} M transfers/s simulated\n",
+               transfers, generate_time, simulate_time, generate_time + simulate_time,
+               transfers / simulate_time / 1e6);
+    fmt::print("  baseline dependency walk {:.6f} s: simulate / walk = {:.2f}\n", walk_time,
+               simulate_time / walk_time);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string which = argc > 1 ? argv[1] : "all";
+    if (which == "small" || which == "all") run_case("small", "ring", 0, 16, 200);
+    if (which == "ring4096" || which == "all") run_case("ring4096", "ring", 0, 1024, 1);
+    if (which == "rm1m" || which == "all") run_case("rm1m", "rm", 2, 262144, 1);
+    return 0;
+}
