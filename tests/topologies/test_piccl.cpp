@@ -12,26 +12,37 @@ const std::string kData = std::string(PICCOLO_SOURCE_DIR) + "/tests/topologies/d
 
 }  // namespace
 
-TEST_CASE("CSV profile: rows as written, interpolated between them") {
+TEST_CASE("CSV profile: rows as written (L without the overheads), interpolated between them") {
     const LogGPTable table = load_loggp_csv(kData + "l0.csv");
     REQUIRE(table.rows().size() == 3);
-    CHECK(table.rows()[0] == LogGPRow{1, LogGP{1.5e-05, 4.5e-06, 4.25e-06, 1.3e-05, 1.25e-11}});
-    CHECK(table.rows()[2] == LogGPRow{65537, LogGP{1.75e-05, 4.0e-06, 4.5e-06, 1.3e-05, 1.0e-11}});
-    // Halfway between s = 1 and s = 1025: o_s = (4.5 + 4.0) / 2 = 4.25 us, o_r = 4.375 us.
+    // PICCL's L is half a round trip: 15 us - o_s 4.5 us - o_r 4.25 us = 6.25 us of wire latency;
+    // row 1025: 15 - 4.0 - 4.5 = 6.5 us; row 65537: 17.5 - 4.0 - 4.5 = 9.0 us.
+    CHECK(table.rows()[0].params.L == doctest::Approx(6.25e-06).epsilon(1e-12));
+    CHECK(table.rows()[1].params.L == doctest::Approx(6.5e-06).epsilon(1e-12));
+    CHECK(table.rows()[2].params.L == doctest::Approx(9.0e-06).epsilon(1e-12));
+    CHECK(table.rows()[0].params.o_s == 4.5e-06);
+    CHECK(table.rows()[0].params.o_r == 4.25e-06);
+    CHECK(table.rows()[2].params.g == 1.3e-05);
+    CHECK(table.rows()[2].params.G == 1.0e-11);
+    // Halfway between s = 1 and s = 1025: o_s = (4.5 + 4.0) / 2 = 4.25 us, o_r = 4.375 us,
+    // L = (6.25 + 6.5) / 2 = 6.375 us.
     const LogGP mid = table.at(513);
     CHECK(mid.o_s == doctest::Approx(4.25e-06).epsilon(1e-15));
     CHECK(mid.o_r == doctest::Approx(4.375e-06).epsilon(1e-15));
-    CHECK(mid.L == 1.5e-05);
+    CHECK(mid.L == doctest::Approx(6.375e-06).epsilon(1e-12));
     // A quarter of the way from 1025 to 65537 (65537 - 1025 = 64512, a quarter is 16128):
-    // L = 15 + 0.25 * (17.5 - 15) = 15.625 us.
-    CHECK(table.at(1025 + 16128).L == doctest::Approx(1.5625e-05).epsilon(1e-15));
+    // L = 6.5 + 0.25 * (9.0 - 6.5) = 7.125 us.
+    CHECK(table.at(1025 + 16128).L == doctest::Approx(7.125e-06).epsilon(1e-12));
     CHECK(table.at(1e9) == table.rows()[2].params);
 }
 
 TEST_CASE("CSV with Windows line endings") {
     const LogGPTable table = load_loggp_csv(kData + "l1.csv");
     REQUIRE(table.rows().size() == 1);
-    CHECK(table.rows()[0] == LogGPRow{1, LogGP{2.0e-05, 4.5e-06, 4.5e-06, 1.3e-05, 5.0e-11}});
+    // L: 20 - 4.5 - 4.5 = 11 us.
+    CHECK(table.rows()[0].bytes == 1);
+    CHECK(table.rows()[0].params.L == doctest::Approx(1.1e-05).epsilon(1e-12));
+    CHECK(table.rows()[0].params.G == 5.0e-11);
 }
 
 TEST_CASE("PICCL topology: level 0 groups are nodes, ports the node radix") {

@@ -379,7 +379,11 @@ LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
             }
             values[c] = *value;
         }
-        LogGPRow row{values[0], LogGP{values[1], values[2], values[3], values[4], values[5]}};
+        // PICCL's fit sets L = PRTT(1,0,s)/2, half a round trip, which already contains o_s + o_r;
+        // piccolo's L is the wire latency alone (DESIGN.md, Profiler), so the overheads come off
+        // here rather than being counted twice in every message. Never below zero.
+        const double wire_latency = std::max(0.0, values[1] - values[2] - values[3]);
+        LogGPRow row{values[0], LogGP{wire_latency, values[2], values[3], values[4], values[5]}};
         if (!rows.empty() && !(row.bytes > rows.back().bytes)) {
             throw InputError(fmt::format(
                 "{}:{}: column s: sizes must increase strictly ({} after {}); sort the rows by s "

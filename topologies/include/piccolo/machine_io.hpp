@@ -18,7 +18,9 @@ std::string machine_to_yaml(const Machine& machine);
 
 // PICCL: <topo><group level=".." id=".." param_file="x.csv" ports=".."><node id=".."/>...
 Machine load_piccl_topology(const std::filesystem::path& xml_file);
-LogGPTable load_loggp_csv(const std::filesystem::path& csv_file);  // columns s,L,o_s,o_r,g,G
+// Columns s,L,o_s,o_r,g,G. PICCL's L is half a round trip and includes o_s + o_r; the loader
+// converts it to piccolo's wire latency L - o_s - o_r (at least 0).
+LogGPTable load_loggp_csv(const std::filesystem::path& csv_file);
 
 // Presets shipped in configs/machines/ and embedded in the binary.
 std::vector<std::string> preset_names();
