@@ -429,7 +429,12 @@ LoadedSchedule read_schedule_xml(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw InputError(fmt::format("{}: cannot open (check the path)", file.string()));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+    in.seekg(0, std::ios::beg);
+    std::string text(size, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
     return parse_schedule_xml(std::move(text), file.string());
 }
 
