@@ -12,7 +12,7 @@
 namespace piccolo::detail {
 
 class ScheduleBuilder {
-public:
+  public:
     ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k, bool with_payload);
 
     // bytes = sum of the pieces' sizes. deps may contain no_dep entries, which are skipped.
@@ -38,7 +38,7 @@ public:
 
     static constexpr TaskId no_dep = ~TaskId{0};
 
-private:
+  private:
     TaskId append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps);
     std::uint32_t intern_size(std::uint64_t bytes);

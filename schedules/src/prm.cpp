@@ -1,6 +1,6 @@
-// Permuted recursive multiplying: k-1 partners spaced p/k^r apart, data received contiguously, one permute at the end.
-// The rounds, mixed radix and fold-in rule are shared with the other exchange algorithms in
-// recursive_exchange.cpp.
+// Permuted recursive multiplying: k-1 partners spaced p/k^r apart, data received contiguously, one
+// permute at the end. The rounds, mixed radix and fold-in rule are shared with the other exchange
+// algorithms in recursive_exchange.cpp.
 #include "algorithms.hpp"
 
 namespace piccolo::detail {

@@ -1,6 +1,6 @@
-// Recursive doubling: log2 p rounds, partner distance doubling each round; p that is not a power of two folds its extra ranks in.
-// The rounds, mixed radix and fold-in rule are shared with the other exchange algorithms in
-// recursive_exchange.cpp.
+// Recursive doubling: log2 p rounds, partner distance doubling each round; p that is not a power of
+// two folds its extra ranks in. The rounds, mixed radix and fold-in rule are shared with the other
+// exchange algorithms in recursive_exchange.cpp.
 #include "algorithms.hpp"
 
 namespace piccolo::detail {

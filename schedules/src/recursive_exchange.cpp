@@ -27,24 +27,22 @@ namespace {
 
 // What each rank's next operation waits for: a few task ids per rank, stored flat.
 class RankOps {
-public:
+  public:
     RankOps(Rank ranks, std::size_t per_rank)
         : stride_(per_rank), ids_(static_cast<std::size_t>(ranks) * per_rank), count_(ranks, 0) {}
-    void add(Rank r, TaskId t) {
-        ids_[static_cast<std::size_t>(r) * stride_ + count_[r]++] = t;
-    }
+    void add(Rank r, TaskId t) { ids_[static_cast<std::size_t>(r) * stride_ + count_[r]++] = t; }
     [[nodiscard]] std::span<const TaskId> of(Rank r) const {
         return {ids_.data() + static_cast<std::size_t>(r) * stride_, count_[r]};
     }
 
-private:
+  private:
     std::size_t stride_;
     std::vector<TaskId> ids_;
     std::vector<std::uint32_t> count_;
 };
 
 class Exchange {
-public:
+  public:
     Exchange(const GenerateRequest& request, int k, ExchangeOrder order)
         : request_(request),
           order_(order),
@@ -67,7 +65,7 @@ public:
         return std::move(builder_).finish();
     }
 
-private:
+  private:
     static CollectiveShape shape(const GenerateRequest& request) {
         const bool gather = request.collective == Collective::allgather;
         return {request.collective, request.ranks, request.bytes,

@@ -1,9 +1,9 @@
 // The algorithm registry: one line per algorithm. Adding an algorithm = one generator file plus
 // one line here.
-#include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <array>
 
 #include "algorithms.hpp"
 #include "piccolo/error.hpp"
@@ -17,12 +17,12 @@ using namespace detail;
 constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"ring", "ring: p-1 rounds to the next rank (Allreduce: reduce-scatter + allgather)", false,
      nullptr, generate_ring},
-    {"k-ring", "k-ring: rings inside groups of k consecutive ranks and across groups; k | p",
-     true, k_ring_radices, generate_k_ring},
+    {"k-ring", "k-ring: rings inside groups of k consecutive ranks and across groups; k | p", true,
+     k_ring_radices, generate_k_ring},
     {"rd", "recursive doubling: log2 p rounds, partner distance 1, 2, 4, ...", false, nullptr,
      generate_rd},
-    {"rm", "recursive multiplying: k-1 partners per round, spacing 1, k, k^2, ...", true,
-     any_radix, generate_rm},
+    {"rm", "recursive multiplying: k-1 partners per round, spacing 1, k, k^2, ...", true, any_radix,
+     generate_rm},
     {"prd", "distance-halving recursive doubling: partner distance p/2, p/4, ..., then permute",
      false, nullptr, generate_prd},
     {"prm", "permuted recursive multiplying: spacing p/k, p/k^2, ..., then permute", true,
@@ -31,15 +31,17 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
 
 }  // namespace
 
-std::span<const AlgorithmInfo> algorithms() { return registry; }
+std::span<const AlgorithmInfo> algorithms() {
+    return registry;
+}
 
 const AlgorithmInfo& find_algorithm(std::string_view name) {
     for (const AlgorithmInfo& info : registry)
         if (info.name == name) return info;
     std::vector<std::string_view> names;
     for (const AlgorithmInfo& info : registry) names.push_back(info.name);
-    throw InputError(fmt::format("unknown algorithm '{}' (known: {})", name,
-                                 fmt::join(names, ", ")));
+    throw InputError(
+        fmt::format("unknown algorithm '{}' (known: {})", name, fmt::join(names, ", ")));
 }
 
 Schedule generate(const GenerateRequest& request) {
@@ -50,13 +52,14 @@ Schedule generate(const GenerateRequest& request) {
     GenerateRequest resolved = request;
     if (info.has_radix) {
         if (request.k < 2 || request.k > p)
-            throw InputError(fmt::format("-k: {} needs 2 <= k <= p = {} (got k = {})", info.name,
-                                         p, request.k));
+            throw InputError(
+                fmt::format("-k: {} needs 2 <= k <= p = {} (got k = {})", info.name, p, request.k));
         const std::vector<int> valid = info.valid_radices(p);
         if (std::find(valid.begin(), valid.end(), request.k) == valid.end())
-            throw InputError(fmt::format("-k: {} with p = {} accepts k in {{{}}} (got k = {}); "
-                                         "k-ring needs k to divide p",
-                                         info.name, p, fmt::join(valid, ", "), request.k));
+            throw InputError(
+                fmt::format("-k: {} with p = {} accepts k in {{{}}} (got k = {}); "
+                            "k-ring needs k to divide p",
+                            info.name, p, fmt::join(valid, ", "), request.k));
     } else {
         resolved.k = info.name == "ring" ? 0 : 2;
     }

@@ -9,18 +9,24 @@ namespace piccolo {
 
 std::string_view to_string(Collective collective) {
     switch (collective) {
-        case Collective::allgather: return "allgather";
-        case Collective::allreduce: return "allreduce";
+        case Collective::allgather:
+            return "allgather";
+        case Collective::allreduce:
+            return "allreduce";
     }
     return "?";
 }
 
 std::string_view to_string(TaskKind kind) {
     switch (kind) {
-        case TaskKind::transfer: return "transfer";
-        case TaskKind::reduce: return "reduce";
-        case TaskKind::permute: return "permute";
-        case TaskKind::copy: return "copy";
+        case TaskKind::transfer:
+            return "transfer";
+        case TaskKind::reduce:
+            return "reduce";
+        case TaskKind::permute:
+            return "permute";
+        case TaskKind::copy:
+            return "copy";
     }
     return "?";
 }

@@ -2,16 +2,16 @@
 // transfers) and reader (pugixml, in place). Payload lists are written as ascending runs "a-b".
 #include "piccolo/schedule_xml.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <type_traits>
 #include <limits>
 #include <pugixml.hpp>
+#include <type_traits>
 #include <unordered_map>
 
 #include "piccolo/error.hpp"
@@ -26,7 +26,7 @@ constexpr std::string_view format_tag = "piccolo-1";
 // writer's hot loop is a handful of memcpy and to_chars calls per task, and a file is written
 // without ever holding the whole document (which would cost a page fault per 4 KiB).
 class XmlOut {
-public:
+  public:
     using Sink = std::function<void(std::string_view)>;
     explicit XmlOut(Sink sink) : text_(chunk, '\0'), sink_(std::move(sink)) {}
     XmlOut& operator<<(std::string_view piece) {
@@ -36,8 +36,7 @@ public:
         return *this;
     }
     template <class Int>
-        requires std::is_integral_v<Int>
-    XmlOut& operator<<(Int value) {
+    requires std::is_integral_v<Int> XmlOut& operator<<(Int value) {
         reserve(24);
         char* at = text_.data() + used_;
         used_ += static_cast<std::size_t>(std::to_chars(at, at + 24, value).ptr - at);
@@ -46,11 +45,20 @@ public:
     XmlOut& escaped(std::string_view value) {
         for (char c : value) {
             switch (c) {
-                case '&': *this << "&amp;"; break;
-                case '<': *this << "&lt;"; break;
-                case '>': *this << "&gt;"; break;
-                case '"': *this << "&quot;"; break;
-                default: *this << std::string_view(&c, 1);
+                case '&':
+                    *this << "&amp;";
+                    break;
+                case '<':
+                    *this << "&lt;";
+                    break;
+                case '>':
+                    *this << "&gt;";
+                    break;
+                case '"':
+                    *this << "&quot;";
+                    break;
+                default:
+                    *this << std::string_view(&c, 1);
             }
         }
         return *this;
@@ -78,7 +86,7 @@ public:
         used_ = 0;
     }
 
-private:
+  private:
     static constexpr std::size_t chunk = std::size_t{1} << 20;
     void reserve(std::size_t more) {
         if (used_ + more <= text_.size()) return;
@@ -165,7 +173,7 @@ std::string LoadedSchedule::where(TaskId task) const {
 namespace {
 
 class XmlReader {
-public:
+  public:
     XmlReader(std::string text, std::string origin)
         : text_(std::move(text)), origin_(std::move(origin)) {}
 
@@ -190,7 +198,7 @@ public:
         return std::move(result_);
     }
 
-private:
+  private:
     [[noreturn]] void fail(std::ptrdiff_t offset, const std::string& message) const {
         throw InputError(fmt::format("{}:{}: {}", origin_, line_at(offset), message));
     }
@@ -203,8 +211,8 @@ private:
     void index_lines() {
         const char* const begin = text_.data();
         const char* const end = begin + text_.size();
-        for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', end - at)));
-             ++at)
+        for (const char* at = begin;
+             (at = static_cast<const char*>(std::memchr(at, '\n', end - at))); ++at)
             newline_offsets_.push_back(static_cast<std::size_t>(at - begin));
     }
     [[nodiscard]] std::uint32_t line_at(std::ptrdiff_t offset) const {
@@ -229,15 +237,14 @@ private:
         const char* last = first + value.size();
         const auto [end, error] = std::from_chars(first, last, parsed);
         if (error != std::errc() || end != last || value.empty() || parsed < min_value)
-            fail(node, fmt::format("{}: must be an integer >= {} (got \"{}\")", name, min_value,
-                                   value));
+            fail(node,
+                 fmt::format("{}: must be an integer >= {} (got \"{}\")", name, min_value, value));
         return parsed;
     }
 
     const char* required(const pugi::xml_node& node, const char* name) const {
         const pugi::xml_attribute attribute = node.attribute(name);
-        if (!attribute)
-            fail(node, fmt::format("<{}> lacks the attribute {}", node.name(), name));
+        if (!attribute) fail(node, fmt::format("<{}> lacks the attribute {}", node.name(), name));
         return attribute.value();
     }
 
@@ -252,8 +259,8 @@ private:
             fail(root, fmt::format("name: {}", e.what()));
         }
         s.shape.ranks = integer<Rank>(root, "nodes", required(root, "nodes"), 1);
-        const auto buffer = integer<std::uint64_t>(root, "buffer_size",
-                                                   required(root, "buffer_size"), 0);
+        const auto buffer =
+            integer<std::uint64_t>(root, "buffer_size", required(root, "buffer_size"), 0);
         s.algorithm = root.attribute("algorithm").as_string("");
         if (const auto k = root.attribute("k")) s.k = integer<int>(root, "k", k.value(), 0);
         if (s.shape.collective == Collective::allgather) {
@@ -262,8 +269,8 @@ private:
         } else {
             s.shape.bytes = buffer;
             const auto segments = root.attribute("segments");
-            s.shape.pieces = segments ? integer<std::uint32_t>(root, "segments", segments.value(), 1)
-                                      : 1;
+            s.shape.pieces =
+                segments ? integer<std::uint32_t>(root, "segments", segments.value(), 1) : 1;
         }
         payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
     }
@@ -285,19 +292,28 @@ private:
         const bool transfer = element == "transfer";
         result_.lines.push_back(line_of(node));
         if (!transfer && element != "compute")
-            fail(node, fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
-        const char *id = nullptr, *size = nullptr, *src = nullptr, *dst = nullptr,
-                   *rank = nullptr, *kind = nullptr, *deps = nullptr, *pieces = nullptr;
+            fail(node,
+                 fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
+        const char *id = nullptr, *size = nullptr, *src = nullptr, *dst = nullptr, *rank = nullptr,
+                   *kind = nullptr, *deps = nullptr, *pieces = nullptr;
         for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
             const std::string_view name = a.name();
-            if (name == "id") id = a.value();
-            else if (name == "size") size = a.value();
-            else if (name == "src") src = a.value();
-            else if (name == "dst") dst = a.value();
-            else if (name == "deps") deps = a.value();
-            else if (name == "rank") rank = a.value();
-            else if (name == "kind") kind = a.value();
-            else if (name == payload_name_) pieces = a.value();
+            if (name == "id")
+                id = a.value();
+            else if (name == "size")
+                size = a.value();
+            else if (name == "src")
+                src = a.value();
+            else if (name == "dst")
+                dst = a.value();
+            else if (name == "deps")
+                deps = a.value();
+            else if (name == "rank")
+                rank = a.value();
+            else if (name == "kind")
+                kind = a.value();
+            else if (name == payload_name_)
+                pieces = a.value();
         }
         auto need = [&](const char* value, const char* name) {
             if (!value) fail(node, fmt::format("<{}> lacks the attribute {}", element, name));
@@ -311,10 +327,15 @@ private:
             s.dst.push_back(integer<Rank>(node, "dst", need(dst, "dst"), 0));
         } else {
             const std::string_view k = need(kind, "kind");
-            if (k == "reduce") s.kind.push_back(TaskKind::reduce);
-            else if (k == "permute") s.kind.push_back(TaskKind::permute);
-            else if (k == "copy") s.kind.push_back(TaskKind::copy);
-            else fail(node, fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)", k));
+            if (k == "reduce")
+                s.kind.push_back(TaskKind::reduce);
+            else if (k == "permute")
+                s.kind.push_back(TaskKind::permute);
+            else if (k == "copy")
+                s.kind.push_back(TaskKind::copy);
+            else
+                fail(node,
+                     fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)", k));
             const Rank r = integer<Rank>(node, "rank", need(rank, "rank"), 0);
             s.src.push_back(r);
             s.dst.push_back(r);
@@ -427,8 +448,7 @@ LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin) {
 
 LoadedSchedule read_schedule_xml(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw InputError(fmt::format("{}: cannot open (check the path)", file.string()));
+    if (!in) throw InputError(fmt::format("{}: cannot open (check the path)", file.string()));
     in.seekg(0, std::ios::end);
     const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
     in.seekg(0, std::ios::beg);

@@ -12,9 +12,9 @@
 // A reduce changes the partial sum in place, so every earlier reader of it must be in the
 // reduce's closure (write-after-read). Received data lands in its own buffer: a copy starts a
 // new version and does not race with readers of the old one.
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <memory>
 
 #include "piccolo/verify.hpp"
@@ -23,11 +23,11 @@ namespace piccolo {
 
 namespace {
 
-constexpr TaskId nobody = ~TaskId{0};        // no task ever put the data on this rank
+constexpr TaskId nobody = ~TaskId{0};         // no task ever put the data on this rank
 constexpr TaskId initially = ~TaskId{0} - 1;  // the rank started with it
 
 class Bitset {
-public:
+  public:
     explicit Bitset(std::size_t bits) : words_((bits + 63) / 64, 0) {}
     void set(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
     [[nodiscard]] bool test(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
@@ -59,14 +59,14 @@ public:
         return out;
     }
 
-private:
+  private:
     std::vector<std::uint64_t> words_;
 };
 
 using Value = std::shared_ptr<const Bitset>;
 
 class DataFlowProof {
-public:
+  public:
     DataFlowProof(const Schedule& s, const std::vector<TaskId>& order)
         : s_(s),
           order_(order),
@@ -100,7 +100,7 @@ public:
         return final_state();
     }
 
-private:
+  private:
     TaskId& writer(Rank r, std::uint32_t piece) {
         return writer_[static_cast<std::size_t>(r) * pieces_ + piece];
     }
@@ -150,7 +150,8 @@ private:
                                            name(user), piece_word(), piece, rank, name(w))};
     }
 
-    std::optional<Violation> check_reads(TaskId t, Rank rank, std::span<const std::uint32_t> pieces) {
+    std::optional<Violation> check_reads(TaskId t, Rank rank,
+                                         std::span<const std::uint32_t> pieces) {
         writers_.clear();
         for (std::uint32_t piece : pieces) {
             const TaskId w = writer(rank, piece);
@@ -186,7 +187,8 @@ private:
             for (TaskId t = 0; t < s_.size(); ++t)
                 if (s_.kind[t] == TaskKind::transfer)
                     for (std::uint32_t b : s_.payload.row(t)) {
-                        TaskId& first = deliveries_[static_cast<std::size_t>(s_.dst[t]) * pieces_ + b];
+                        TaskId& first =
+                            deliveries_[static_cast<std::size_t>(s_.dst[t]) * pieces_ + b];
                         if (first == nobody) first = t;
                     }
         }
@@ -208,7 +210,8 @@ private:
         for (TaskId t = 0; t < s_.size(); ++t)
             if (s_.kind[t] == TaskKind::reduce)
                 for (TaskId d : s_.deps.row(t))
-                    if (s_.kind[d] == TaskKind::transfer && s_.dst[d] == s_.src[t]) operand_[d] = true;
+                    if (s_.kind[d] == TaskKind::transfer && s_.dst[d] == s_.src[t])
+                        operand_[d] = true;
         partial_.assign(static_cast<std::size_t>(p_) * pieces_, nullptr);
         readers_.resize(static_cast<std::size_t>(p_) * pieces_);
         in_flight_.resize(s_.size());
@@ -241,10 +244,11 @@ private:
             Value incoming = partial(from, seg);
             const Value current = partial(to, seg);
             if (!incoming->contains(*current))
-                return Violation{t, fmt::format("{}: overwrites rank {}'s partial sum of segment {} "
-                                                "and loses the contributions of ranks {}",
-                                                name(t), to, seg,
-                                                fmt::join(current->missing_from(*incoming, p_), ","))};
+                return Violation{t,
+                                 fmt::format("{}: overwrites rank {}'s partial sum of segment {} "
+                                             "and loses the contributions of ranks {}",
+                                             name(t), to, seg,
+                                             fmt::join(current->missing_from(*incoming, p_), ","))};
             partial_[static_cast<std::size_t>(to) * pieces_ + seg] = std::move(incoming);
             writer(to, seg) = t;
         }
@@ -264,16 +268,18 @@ private:
                 const std::uint32_t seg = segments[i];
                 if (!declared.empty() &&
                     std::find(declared.begin(), declared.end(), seg) == declared.end())
-                    return Violation{c, fmt::format("{}: reduces segment {} received by {}, but "
-                                                    "declares segments {}",
-                                                    name(c), seg, name(d), fmt::join(declared, ","))};
+                    return Violation{c,
+                                     fmt::format("{}: reduces segment {} received by {}, but "
+                                                 "declares segments {}",
+                                                 name(c), seg, name(d), fmt::join(declared, ","))};
                 const Value current = partial(rank, seg);
                 const Value& operand = in_flight_[d][i];
                 if (current->intersects(*operand))
-                    return Violation{c, fmt::format("{}: counts the contributions of ranks {} to "
-                                                    "segment {} twice (operand from {})",
-                                                    name(c), fmt::join(current->common_with(*operand, p_), ","),
-                                                    seg, name(d))};
+                    return Violation{
+                        c, fmt::format("{}: counts the contributions of ranks {} to "
+                                       "segment {} twice (operand from {})",
+                                       name(c), fmt::join(current->common_with(*operand, p_), ","),
+                                       seg, name(d))};
                 auto sum = std::make_shared<Bitset>(*current);
                 sum->unite(*operand);
                 partial_[static_cast<std::size_t>(rank) * pieces_ + seg] = std::move(sum);
@@ -288,10 +294,11 @@ private:
         for (std::uint32_t seg : touched) {
             std::vector<TaskId>& before = readers(rank, seg);
             if (const auto t = unreached(c, rank, before))
-                return Violation{c, fmt::format("{}: updates segment {} on rank {} in place, but {}, "
-                                                "which reads it, is not in its dependency closure "
-                                                "(write-after-read race)",
-                                                name(c), seg, rank, name(*t))};
+                return Violation{c,
+                                 fmt::format("{}: updates segment {} on rank {} in place, but {}, "
+                                             "which reads it, is not in its dependency closure "
+                                             "(write-after-read race)",
+                                             name(c), seg, rank, name(*t))};
             before.clear();
             writer(rank, seg) = c;
         }
@@ -314,10 +321,11 @@ private:
                 }
                 const Value value = partial(r, piece);
                 if (!value->contains(all))
-                    return Violation{Violation::no_task,
-                                     fmt::format("incomplete allreduce: rank {} ends with segment "
-                                                 "{} lacking the contributions of ranks {}",
-                                                 r, piece, fmt::join(all.missing_from(*value, p_), ","))};
+                    return Violation{
+                        Violation::no_task,
+                        fmt::format("incomplete allreduce: rank {} ends with segment "
+                                    "{} lacking the contributions of ranks {}",
+                                    r, piece, fmt::join(all.missing_from(*value, p_), ","))};
             }
         return std::nullopt;
     }

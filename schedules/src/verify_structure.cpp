@@ -1,9 +1,9 @@
 // Structural checks. Cycle detection uses Boost.Graph's depth-first search on a compressed
 // sparse row graph; a back edge names two tasks on the cycle.
+#include <fmt/format.h>
 #include <algorithm>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/depth_first_search.hpp>
-#include <fmt/format.h>
 #include <queue>
 
 #include "piccolo/verify.hpp"
@@ -69,8 +69,9 @@ std::optional<Violation> check_task(const Schedule& s, TaskId t) {
 std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>& order) {
     order.clear();
     if (s.shape.ranks < 2)
-        return Violation{Violation::no_task,
-                         fmt::format("nodes={}: a collective needs at least 2 ranks", s.shape.ranks)};
+        return Violation{
+            Violation::no_task,
+            fmt::format("nodes={}: a collective needs at least 2 ranks", s.shape.ranks)};
     if (s.shape.pieces == 0)
         return Violation{Violation::no_task, "the collective has no blocks or segments"};
     const auto n = static_cast<TaskId>(s.size());
@@ -97,15 +98,16 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
 
     std::vector<boost::default_color_type> colors(n, boost::white_color);
     try {
-        boost::depth_first_search(
-            graph, boost::visitor(CycleVisitor())
-                       .color_map(boost::make_iterator_property_map(
-                           colors.begin(), boost::get(boost::vertex_index, graph))));
+        boost::depth_first_search(graph,
+                                  boost::visitor(CycleVisitor())
+                                      .color_map(boost::make_iterator_property_map(
+                                          colors.begin(), boost::get(boost::vertex_index, graph))));
     } catch (const CycleFound& cycle) {
         const auto to = static_cast<TaskId>(cycle.to);
-        return Violation{to, fmt::format("{}: dependency cycle: it depends on task id={}, "
-                                         "which depends (indirectly) on it",
-                                         describe(s, to), s.external_id(static_cast<TaskId>(cycle.from)))};
+        return Violation{
+            to, fmt::format("{}: dependency cycle: it depends on task id={}, "
+                            "which depends (indirectly) on it",
+                            describe(s, to), s.external_id(static_cast<TaskId>(cycle.from)))};
     }
     // Acyclic. Replay order: Kahn's algorithm taking the smallest ready index first, so the
     // replay follows the file's order wherever the dependencies allow and the first violation

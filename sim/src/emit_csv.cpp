@@ -35,8 +35,8 @@ std::string emit_csv(const SelectResult& result) {
                 out += head + fmt::format(",,,,{},0,{}\n", p.baseline, quoted(o.skipped));
                 continue;
             }
-            out += head + fmt::format("{},{},{},{},{},{},\n", o.has_radix ? fmt::format("{}", o.k)
-                                                                          : std::string(),
+            out += head + fmt::format("{},{},{},{},{},{},\n",
+                                      o.has_radix ? fmt::format("{}", o.k) : std::string(),
                                       fmt::join(o.same_schedule_k, ";"), o.time,
                                       p.baseline_time / o.time, p.baseline,
                                       static_cast<int>(a) == p.best ? 1 : 0);

@@ -50,9 +50,9 @@ Json result_tree(const SelectResult& result) {
     root["contention"] = result.contention;
     Json meaning = Json::object();
     for (Collective c : result.collectives)
-        meaning[std::string(to_string(c))] =
-            c == Collective::allreduce ? "vector size (MPICH avg_msg_size)"
-                                       : std::string(size_meaning(c));
+        meaning[std::string(to_string(c))] = c == Collective::allreduce
+                                                 ? "vector size (MPICH avg_msg_size)"
+                                                 : std::string(size_meaning(c));
     root["size_meaning"] = std::move(meaning);
     root["size_unit"] = "bytes";
     root["time_unit"] = "seconds";

@@ -4,7 +4,8 @@
 // maint/tuning/coll/mpir/generic.json is MPICH's own file in this format):
 //
 //   {"collective=allreduce": {"comm_type=intra": {
-//        "comm_size<=16": {"avg_msg_size<=1024": {"algorithm=MPIR_Allreduce_intra_recursive_multiplying": {"k=4": {}}},
+//        "comm_size<=16": {"avg_msg_size<=1024":
+//        {"algorithm=MPIR_Allreduce_intra_recursive_multiplying": {"k=4": {}}},
 //                          "avg_msg_size=any":   {"algorithm=MPIR_Allreduce_intra_ring": {}}},
 //        "comm_size=any": {...}},
 //     "comm_type=inter": {"algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast": {}}}}
@@ -30,9 +31,9 @@
 // Where the best simulated choice has no MPICH equivalent, the rule names the fastest choice
 // that has one (the baseline ring/rd is always simulated, so there is one), and a remark says
 // how much slower it was predicted to be.
+#include <fmt/format.h>
 #include <algorithm>
 #include <climits>
-#include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -141,8 +142,8 @@ Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, Losses
         const bool last = r + 1 == runs.size();
         if (!last && threshold > static_cast<std::uint64_t>(INT_MAX)) {
             // MPICH cannot compare against it: this run takes every larger size.
-            losses.truncated.push_back(
-                fmt::format("{} at {}", to_string(collective), detail::scale_label(result.scales[s])));
+            losses.truncated.push_back(fmt::format("{} at {}", to_string(collective),
+                                                   detail::scale_label(result.scales[s])));
             rules[op + "=any"] = leaf(runs[r].choice);
             return rules;
         }
@@ -157,8 +158,7 @@ Json collective_entry(const SelectResult& result, std::size_t c, Losses& losses)
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const Scale &x = result.scales[a], &y = result.scales[b];
-        return x.ranks() != y.ranks() ? x.ranks() < y.ranks()
-                                      : x.ranks_per_node < y.ranks_per_node;
+        return x.ranks() != y.ranks() ? x.ranks() < y.ranks() : x.ranks_per_node < y.ranks_per_node;
     });
     std::vector<std::pair<int, Json>> by_size;  // (p, subtree)
     for (std::size_t i = 0; i < order.size();) {
@@ -172,9 +172,9 @@ Json collective_entry(const SelectResult& result, std::size_t c, Losses& losses)
             for (std::size_t m = i; m < j; ++m) {
                 // comm_avg_ppn has no "=any"; comm_size=any is always true and ends the list.
                 const std::string key =
-                    m + 1 == j ? "comm_size=any"
-                               : fmt::format("comm_avg_ppn<={}",
-                                             result.scales[order[m]].ranks_per_node);
+                    m + 1 == j
+                        ? "comm_size=any"
+                        : fmt::format("comm_avg_ppn<={}", result.scales[order[m]].ranks_per_node);
                 subtree[key] = size_rules(result, c, order[m], losses);
             }
         }
@@ -206,14 +206,16 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
         try {
             root = Json::parse(options.mpich_base_text);
         } catch (const Json::exception& e) {
-            throw InputError(fmt::format("{}: not a JSON document ({}); pass an MPICH tuning file "
-                                         "such as maint/tuning/coll/mpir/generic.json",
-                                         options.mpich_base, e.what()));
+            throw InputError(
+                fmt::format("{}: not a JSON document ({}); pass an MPICH tuning file "
+                            "such as maint/tuning/coll/mpir/generic.json",
+                            options.mpich_base, e.what()));
         }
         if (!root.is_object())
-            throw InputError(fmt::format("{}: the top level must be an object of "
-                                         "\"collective=...\" entries",
-                                         options.mpich_base));
+            throw InputError(
+                fmt::format("{}: the top level must be an object of "
+                            "\"collective=...\" entries",
+                            options.mpich_base));
     }
     Emitted out;
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {
@@ -225,8 +227,8 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
                 "mpich-json: {} was the best {} at {} of {} points, but MPICH has no {}; there "
                 "the file names the fastest algorithm MPICH has (at most {:.1f}% slower in "
                 "simulation)",
-                algorithm, to_string(result.collectives[c]), loss.first, losses.points,
-                algorithm, 100 * loss.second));
+                algorithm, to_string(result.collectives[c]), loss.first, losses.points, algorithm,
+                100 * loss.second));
         for (const std::string& where : losses.truncated)
             out.remarks.push_back(fmt::format(
                 "mpich-json: {}: MPICH reads size thresholds as int, so sizes whose total "

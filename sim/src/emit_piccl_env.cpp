@@ -4,8 +4,8 @@
 // PICCL_ALLGATHER_K / PICCL_ALLREDUCE_K, README "Running PICCL"). So the file describes one run:
 // one scale and one message size. Plain NAME=VALUE lines: `set -a; . FILE; set +a` exports
 // them, and so do `env $(grep -v '^#' FILE) srun ...` and container --env-file options.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "piccolo/error.hpp"
 #include "piccolo/select_emit.hpp"
@@ -73,8 +73,9 @@ Emitted emit_piccl_env(const SelectResult& result, const EmitOptions& options) {
         const std::string name = upper(to_string(p.collective));
         const AlgorithmOutcome* best = p.best_outcome();
         if (!best) {
-            out.text += fmt::format("# {}: {} {}: no algorithm could run\n", to_string(p.collective),
-                                    size_meaning(p.collective), detail::size_label(bytes));
+            out.text +=
+                fmt::format("# {}: {} {}: no algorithm could run\n", to_string(p.collective),
+                            size_meaning(p.collective), detail::size_label(bytes));
             continue;
         }
         out.text += fmt::format("# {}: {} {} -> {}, predicted {} ({:.2f}x over {})\n",

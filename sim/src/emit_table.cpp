@@ -1,6 +1,6 @@
 // The table `piccolo select` prints: one per collective and scale, one row per message size.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -114,12 +114,12 @@ void emit_one(std::string& out, const SelectResult& result, std::size_t c, std::
             hit[z] = true;
         }
         for (const auto& [reason, hit] : reasons)
-            out += fmt::format("  {} not run at {}: {}\n", first.algorithms[a].algorithm,
-                               std::count(hit.begin(), hit.end(), true) ==
-                                       static_cast<long>(hit.size())
-                                   ? std::string("any size")
-                                   : size_ranges(result.sizes, hit),
-                               reason);
+            out += fmt::format(
+                "  {} not run at {}: {}\n", first.algorithms[a].algorithm,
+                std::count(hit.begin(), hit.end(), true) == static_cast<long>(hit.size())
+                    ? std::string("any size")
+                    : size_ranges(result.sizes, hit),
+                reason);
     }
     out += "\n";
 }
@@ -132,12 +132,14 @@ std::string emit_table(const SelectResult& result) {
     for (std::size_t c = 0; c < result.collectives.size(); ++c)
         for (std::size_t s = 0; s < result.scales.size(); ++s)
             emit_one(out, result, c, s, any_same_schedule);
-    out += "speedup = time of the baseline (the faster of ring and rd, named under 'over') / "
-           "time of the best; margin = how much slower the runner-up (the fastest candidate of "
-           "another algorithm with a different schedule) is.\n";
+    out +=
+        "speedup = time of the baseline (the faster of ring and rd, named under 'over') / "
+        "time of the best; margin = how much slower the runner-up (the fastest candidate of "
+        "another algorithm with a different schedule) is.\n";
     if (any_same_schedule)
-        out += "k columns: the best k of each algorithm; where several k give the same schedule "
-               "(rm/prm plan their rounds from the factors of p) the smallest is shown.\n";
+        out +=
+            "k columns: the best k of each algorithm; where several k give the same schedule "
+            "(rm/prm plan their rounds from the factors of p) the smallest is shown.\n";
     for (const std::string& note : result.notes) out += "note: " + note + "\n";
     return out;
 }

@@ -11,7 +11,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool scalar(const Json& j) { return !j.is_object() && !j.is_array(); }
+bool scalar(const Json& j) {
+    return !j.is_object() && !j.is_array();
+}
 
 bool flat(const Json& j) {  // a list of scalars, or of lists of scalars: one line
     if (!j.is_array()) return scalar(j);

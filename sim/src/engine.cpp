@@ -12,8 +12,8 @@
 // Compute tasks: READY, then they run one at a time per rank. Ties: (time, kind, task id).
 #include "piccolo/engine.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <limits>
 
 #include "event_queue.hpp"
@@ -31,7 +31,7 @@ constexpr double unknown_time = std::numeric_limits<double>::infinity();
 // `count` identical servers per owner (device or unit), each free from a time on; unlimited
 // when count == 0. Servers are interchangeable, so a server is just its free time.
 class Servers {
-public:
+  public:
     Servers(std::size_t owners, int count)
         : count_(static_cast<std::size_t>(count)), free_(owners * count_, 0.0) {}
     [[nodiscard]] bool limited() const { return count_ > 0; }
@@ -53,7 +53,7 @@ public:
         return *s;
     }
 
-private:
+  private:
     std::size_t count_;
     std::vector<double> free_;
 };
@@ -64,7 +64,7 @@ struct Waiting {  // a transfer queued for a send slot
 };
 
 class Engine {
-public:
+  public:
     Engine(const Schedule& s, const Machine& m, const RankLayout& layout, const SimOptions& o)
         : s_(s),
           machine_(m),
@@ -113,23 +113,32 @@ public:
         while (!events_.empty()) {
             const Event e = events_.pop();
             switch (e.kind()) {
-                case EventKind::ready: ready(e.id(), e.time); break;
-                case EventKind::wake: wake(e.id(), e.time); break;
-                case EventKind::inject: inject(e.id(), e.time); break;
-                case EventKind::arrive: arrive(e.id(), e.time); break;
+                case EventKind::ready:
+                    ready(e.id(), e.time);
+                    break;
+                case EventKind::wake:
+                    wake(e.id(), e.time);
+                    break;
+                case EventKind::inject:
+                    inject(e.id(), e.time);
+                    break;
+                case EventKind::arrive:
+                    arrive(e.id(), e.time);
+                    break;
             }
         }
         if (completed_ != s_.size())
-            throw InputError(fmt::format("schedule never finishes: {} of {} tasks wait on a "
-                                         "dependency cycle (run piccolo verify)",
-                                         s_.size() - completed_, s_.size()));
+            throw InputError(
+                fmt::format("schedule never finishes: {} of {} tasks wait on a "
+                            "dependency cycle (run piccolo verify)",
+                            s_.size() - completed_, s_.size()));
         if (options_.record_trace)
             for (TaskId t = 0; t < s_.size(); ++t)
                 if (s_.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
         return std::move(result_);
     }
 
-private:
+  private:
     static int radix(const std::optional<int>& r) { return r ? *r : 0; }
 
     // LogGP parameters of every (level, size) the schedule uses, resolved before the replay.
@@ -139,13 +148,15 @@ private:
         wire_.resize(params_.size());
         for (std::size_t level = 0; level < machine_.levels.size(); ++level)
             for (std::size_t c = 0; c < sizes; ++c) {
-                const LogGP p = machine_.levels[level].loggp.at(static_cast<double>(s_.size_values[c]));
+                const LogGP p =
+                    machine_.levels[level].loggp.at(static_cast<double>(s_.size_values[c]));
                 params_[level * sizes + c] = p;
                 wire_[level * sizes + c] = static_cast<double>(s_.size_values[c] - 1) * p.G;
             }
     }
     [[nodiscard]] std::size_t level_of(TaskId t) const {
-        const std::size_t a = static_cast<std::size_t>(s_.src[t]), b = static_cast<std::size_t>(s_.dst[t]);
+        const std::size_t a = static_cast<std::size_t>(s_.src[t]),
+                          b = static_cast<std::size_t>(s_.dst[t]);
         for (std::size_t level = 0; level < unit_.size(); ++level)
             if (unit_[level][a] == unit_[level][b]) return level;
         return unit_.size();
@@ -311,10 +322,17 @@ private:
         const auto bytes = static_cast<double>(s_.bytes(t));
         double cost = 0;
         switch (s_.kind[t]) {
-            case TaskKind::reduce: cost = c.reduce_per_byte * bytes; break;
-            case TaskKind::permute: cost = c.permute_latency + c.permute_per_byte * bytes; break;
-            case TaskKind::copy: cost = c.copy_per_byte * bytes; break;
-            case TaskKind::transfer: break;
+            case TaskKind::reduce:
+                cost = c.reduce_per_byte * bytes;
+                break;
+            case TaskKind::permute:
+                cost = c.permute_latency + c.permute_per_byte * bytes;
+                break;
+            case TaskKind::copy:
+                cost = c.copy_per_byte * bytes;
+                break;
+            case TaskKind::transfer:
+                break;
         }
         const auto rank = static_cast<std::size_t>(s_.src[t]);
         const double start = std::max(now, compute_free_[rank]);
@@ -342,8 +360,8 @@ private:
     const Machine& machine_;
     SimOptions options_;
     std::size_t ranks_;
-    std::vector<LogGP> params_;  // per (level, size class)
-    std::vector<double> wire_;   // (m-1)G per (level, size class)
+    std::vector<LogGP> params_;           // per (level, size class)
+    std::vector<double> wire_;            // (m-1)G per (level, size class)
     std::vector<std::vector<int>> unit_;  // per level below the system: unit of each rank
     Servers send_slots_, receive_slots_;
     std::vector<Servers> egress_, ingress_;  // per level below the system
@@ -354,7 +372,7 @@ private:
     Csr<TaskId> successors_;
     std::vector<std::uint32_t> missing_;  // dependencies not yet complete
     std::vector<double> ready_at_;        // latest dependency completion (tasks with joins)
-    std::vector<double*> chosen_;  // scratch: one lane per level
+    std::vector<double*> chosen_;         // scratch: one lane per level
     std::vector<TransferTrace> trace_;
     detail::EventQueue events_;
     std::size_t completed_ = 0;
@@ -366,9 +384,10 @@ private:
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options) {
     if (schedule.shape.ranks > layout.ranks())
-        throw InputError(fmt::format("the schedule has {} ranks but the machine places only {} "
-                                     "(raise --nodes or --ppn)",
-                                     schedule.shape.ranks, layout.ranks()));
+        throw InputError(
+            fmt::format("the schedule has {} ranks but the machine places only {} "
+                        "(raise --nodes or --ppn)",
+                        schedule.shape.ranks, layout.ranks()));
     return Engine(schedule, machine, layout, options).run();
 }
 

@@ -31,7 +31,7 @@ struct Event {
 };
 
 class EventQueue {
-public:
+  public:
     [[nodiscard]] bool empty() const { return batch_empty() && size_ == 0; }
 
     // Precondition: e.time >= the time of the last event popped.
@@ -56,7 +56,7 @@ public:
         return {now_, batch_[next_++]};
     }
 
-private:
+  private:
     struct Item {
         std::uint64_t time_bits, key;
     };

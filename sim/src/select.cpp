@@ -15,10 +15,11 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -35,6 +36,8 @@ namespace piccolo {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
 
 // An algorithm of the sweep: the user's, plus ring and rd when the user left them out (the
@@ -45,7 +48,7 @@ struct SweptAlgorithm {
 };
 
 struct Candidate {
-    int k = 0;  // 0 for algorithms without radix
+    int k = 0;                 // 0 for algorithms without radix
     std::size_t schedule = 0;  // index into Sweep::schedules
 };
 
@@ -71,10 +74,12 @@ struct GeneratedSet {
     std::string unavailable;
 };
 
-bool resize_by_payload(Collective c) { return c == Collective::allreduce; }
+bool resize_by_payload(Collective c) {
+    return c == Collective::allreduce;
+}
 
 class Sweep {
-public:
+  public:
     explicit Sweep(const SelectRequest& request) : request_(request) {
         collectives_ = unique_collectives(request.collectives);
         plan_algorithms();
@@ -85,16 +90,24 @@ public:
     }
 
     SelectResult run() {
-        const int threads = request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
+        const int threads =
+            request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
         tbb::task_arena arena(threads);
         arena.execute([&] {
+            const auto start = Clock::now();
             make_schedules();
+            const auto generated = Clock::now();
             simulate_all();
+            stats_.generate_seconds = std::chrono::duration<double>(generated - start).count();
+            stats_.simulate_seconds =
+                std::chrono::duration<double>(Clock::now() - generated).count();
         });
-        return rank();
+        SelectResult result = rank();
+        result.stats = stats_;
+        return result;
     }
 
-private:
+  private:
     // ---- validation -------------------------------------------------------------------------
     static std::vector<Collective> unique_collectives(const std::vector<Collective>& requested) {
         if (requested.empty())
@@ -135,7 +148,8 @@ private:
         const std::vector<Scale> requested =
             request_.scales.empty() ? default_select_scales(request_.machine) : request_.scales;
         for (const Scale& s : requested) {
-            if (s.nodes < 1) throw InputError(fmt::format("--nodes: must be >= 1 (got {})", s.nodes));
+            if (s.nodes < 1)
+                throw InputError(fmt::format("--nodes: must be >= 1 (got {})", s.nodes));
             if (s.ranks_per_node < 1)
                 throw InputError(fmt::format("--ppn: must be >= 1 (got {})", s.ranks_per_node));
             if (s.ranks() < 2) {
@@ -148,8 +162,9 @@ private:
             scales_.push_back(s);
         }
         if (scales_.empty())
-            throw InputError("--nodes/--ppn: every scale has fewer than 2 ranks (use more nodes "
-                             "or more ranks per node)");
+            throw InputError(
+                "--nodes/--ppn: every scale has fewer than 2 ranks (use more nodes "
+                "or more ranks per node)");
         for (const Scale& s : scales_)
             if (std::find(ranks_.begin(), ranks_.end(), s.ranks()) == ranks_.end())
                 ranks_.push_back(s.ranks());
@@ -161,9 +176,10 @@ private:
         for (int k : request_.radices) {
             if (k < 2) throw InputError(fmt::format("-k: every k must be at least 2 (got {})", k));
             if (k > largest)
-                throw InputError(fmt::format("-k: k = {} is larger than every p of the sweep "
-                                             "(largest p = {}); use 2 <= k <= p",
-                                             k, largest));
+                throw InputError(
+                    fmt::format("-k: k = {} is larger than every p of the sweep "
+                                "(largest p = {}); use 2 <= k <= p",
+                                k, largest));
         }
         for (const SweptAlgorithm& a : swept_) {
             if (!a.reported || !a.info->has_radix) continue;
@@ -171,7 +187,8 @@ private:
             for (Rank p : ranks_) any = any || !radices_for(*a.info, p).empty();
             if (!any)
                 throw InputError(fmt::format(
-                    "-k: no k in {{{}}} is valid for {} at any scale (p = {}; {} accepts k in {{{}}} "
+                    "-k: no k in {{{}}} is valid for {} at any scale (p = {}; {} accepts k in "
+                    "{{{}}} "
                     "for p = {}); add a valid k or drop {} from --algorithms",
                     fmt::join(request_.radices, ", "), a.info->name, fmt::join(ranks_, ", "),
                     a.info->name, fmt::join(a.info->valid_radices(ranks_.front()), ", "),
@@ -279,6 +296,7 @@ private:
                     for (std::size_t u = 0; u < g.uniques.size(); ++u)
                         global[u] = share(c, p, std::move(g.uniques[u]), g.signatures[u], known);
                     CandidateSet& set = sets_[set_index(c, p, a)];
+                    stats_.candidates += g.k_to_local.size();
                     set.unavailable = std::move(g.unavailable);
                     for (auto [k, local] : g.k_to_local)
                         set.candidates.push_back({k, global[local]});
@@ -293,8 +311,7 @@ private:
                                     resize_by_payload(collectives_[c])))
                 return index;
         known[fp].push_back(schedules_.size());
-        schedules_.push_back(
-            {std::make_shared<const Schedule>(std::move(schedule)), fp, c, p});
+        schedules_.push_back({std::make_shared<const Schedule>(std::move(schedule)), fp, c, p});
         return schedules_.size() - 1;
     }
 
@@ -307,7 +324,8 @@ private:
     struct SimJob {
         std::size_t schedule = 0;
         std::size_t scale = 0;
-        std::uint64_t work = 0;  // tasks x sizes: the cost estimate
+        std::uint64_t runs = 0;  // sizes it runs at
+        std::uint64_t work = 0;  // tasks x runs: the cost estimate
     };
 
     void simulate_all() {
@@ -319,7 +337,7 @@ private:
             for (std::uint64_t bytes : sizes_) runs += runs_at(schedule, bytes) ? 1 : 0;
             for (std::size_t scale = 0; scale < scales_.size(); ++scale)
                 if (scales_[scale].ranks() == ranks_[schedules_[s].p_index]) {
-                    jobs.push_back({s, scale, runs * schedule.size()});
+                    jobs.push_back({s, scale, runs, runs * schedule.size()});
                     ++uses[s];
                 }
         }
@@ -327,6 +345,9 @@ private:
                          [](const SimJob& x, const SimJob& y) { return x.work > y.work; });
         std::uint64_t total = 0;
         for (const SimJob& j : jobs) total += j.work;
+        stats_.distinct_schedules = schedules_.size();
+        stats_.simulated_tasks = total;
+        for (const SimJob& j : jobs) stats_.simulations += j.runs;
         if (request_.progress) request_.progress->set_total(total);
 
         times_.assign(schedules_.size() * scales_.size() * sizes_.size(), not_run);
@@ -394,9 +415,9 @@ private:
         if (!best) {
             out.skipped = set.unavailable;
             if (out.skipped.empty() && !set.candidates.empty())
-                out.skipped = fmt::format(
-                    "needs at least p = {} bytes (the vector is cut into p segments)",
-                    scales_[scale].ranks());
+                out.skipped =
+                    fmt::format("needs at least p = {} bytes (the vector is cut into p segments)",
+                                scales_[scale].ranks());
             return out;
         }
         out.available = true;
@@ -432,8 +453,8 @@ private:
         point.scale = scales_[s];
         point.bytes = sizes_[z];
         std::optional<AlgorithmOutcome> ring, rd;
-        std::vector<std::size_t> reported;          // index into swept_ per reported outcome
-        std::vector<std::size_t> best_schedule;     // per reported outcome
+        std::vector<std::size_t> reported;       // index into swept_ per reported outcome
+        std::vector<std::size_t> best_schedule;  // per reported outcome
         for (std::size_t a = 0; a < swept_.size(); ++a) {
             std::size_t schedule = 0;
             AlgorithmOutcome o = outcome(c, s, z, a, schedule);
@@ -480,9 +501,10 @@ private:
     std::vector<RankLayout> layouts_;  // one per scale
     std::vector<Rank> ranks_;          // distinct p of the scales, in scale order
     std::vector<std::string> notes_;
-    std::vector<CandidateSet> sets_;   // [collective][p][algorithm]
+    std::vector<CandidateSet> sets_;  // [collective][p][algorithm]
     std::vector<DistinctSchedule> schedules_;
-    std::vector<double> times_;        // [schedule][scale][size], NaN = not run
+    std::vector<double> times_;  // [schedule][scale][size], NaN = not run
+    SweepStats stats_;
 };
 
 }  // namespace
@@ -514,6 +536,8 @@ std::string_view size_meaning(Collective collective) {
     return collective == Collective::allgather ? "per-rank contribution" : "vector size";
 }
 
-SelectResult select(const SelectRequest& request) { return Sweep(request).run(); }
+SelectResult select(const SelectRequest& request) {
+    return Sweep(request).run();
+}
 
 }  // namespace piccolo

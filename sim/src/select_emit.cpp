@@ -1,7 +1,7 @@
 // Emitter names and dispatch; each format lives in its own emit_*.cpp.
-#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <array>
 #include <utility>
 
 #include "piccolo/error.hpp"
@@ -43,12 +43,18 @@ std::string_view to_string(EmitKind kind) {
 
 Emitted emit(EmitKind kind, const SelectResult& result, const EmitOptions& options) {
     switch (kind) {
-        case EmitKind::table: return {emit_table(result), {}};
-        case EmitKind::csv: return {emit_csv(result), {}};
-        case EmitKind::json: return {emit_json(result), {}};
-        case EmitKind::yaml: return {emit_yaml(result), {}};
-        case EmitKind::mpich_json: return emit_mpich_json(result, options);
-        case EmitKind::piccl_env: return emit_piccl_env(result, options);
+        case EmitKind::table:
+            return {emit_table(result), {}};
+        case EmitKind::csv:
+            return {emit_csv(result), {}};
+        case EmitKind::json:
+            return {emit_json(result), {}};
+        case EmitKind::yaml:
+            return {emit_yaml(result), {}};
+        case EmitKind::mpich_json:
+            return emit_mpich_json(result, options);
+        case EmitKind::piccl_env:
+            return emit_piccl_env(result, options);
     }
     return {};
 }

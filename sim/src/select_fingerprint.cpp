@@ -34,8 +34,7 @@ std::uint64_t timing_signature(const Schedule& s, bool resize_by_payload) {
 
 bool same_timing(const Schedule& a, const Schedule& b, bool resize_by_payload) {
     if (a.shape.collective != b.shape.collective || a.shape.ranks != b.shape.ranks ||
-        a.shape.bytes != b.shape.bytes || a.shape.pieces != b.shape.pieces ||
-        a.size() != b.size())
+        a.shape.bytes != b.shape.bytes || a.shape.pieces != b.shape.pieces || a.size() != b.size())
         return false;
     if (!equal(a.kind, b.kind) || !equal(a.src, b.src) || !equal(a.dst, b.dst) ||
         !equal(a.deps.offsets, b.deps.offsets) || !equal(a.deps.items, b.deps.items))

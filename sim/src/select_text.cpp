@@ -1,7 +1,7 @@
 #include "select_text.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <utility>
 
 namespace piccolo::detail {

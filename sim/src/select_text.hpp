@@ -9,9 +9,9 @@
 
 namespace piccolo::detail {
 
-std::string scale_label(const Scale& scale);   // "16 nodes x 4 = 64 ranks"
-std::string size_label(std::uint64_t bytes);   // "64 KiB", "1000 B"
-std::string time_label(double seconds);        // "12.35 us": 4 significant digits
+std::string scale_label(const Scale& scale);                // "16 nodes x 4 = 64 ranks"
+std::string size_label(std::uint64_t bytes);                // "64 KiB", "1000 B"
+std::string time_label(double seconds);                     // "12.35 us": 4 significant digits
 std::string choice_label(const AlgorithmOutcome& outcome);  // "rm k=4", "ring"
 std::string choice_label(const Choice& choice);
 // "5-7" for consecutive runs, "5, 9" otherwise.

@@ -37,7 +37,8 @@ TEST_CASE("transfer counts: ring and k-ring allgather move p(p-1) messages") {
 }
 
 TEST_CASE("transfer counts: RM allgather with p = k^n moves p(k-1)n; RD moves p log2 p") {
-    for (auto [k, n] : std::vector<std::pair<int, int>>{{2, 1}, {2, 5}, {3, 3}, {4, 3}, {5, 3}, {8, 2}, {16, 2}}) {
+    for (auto [k, n] : std::vector<std::pair<int, int>>{
+             {2, 1}, {2, 5}, {3, 3}, {4, 3}, {5, 3}, {8, 2}, {16, 2}}) {
         const auto p = static_cast<Rank>(ipow(k, n));
         const std::size_t expected = static_cast<std::size_t>(p) * (k - 1) * n;
         CHECK(make(Collective::allgather, "rm", k, p, 8).transfer_count() == expected);
@@ -148,12 +149,21 @@ TEST_CASE("payload-free generation gives the same DAG and sizes") {
 }
 
 TEST_CASE("requests that cannot be generated are refused with one line") {
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "rm", 1, 8, 8), "-k: rm needs 2 <= k <= p = 8 (got k = 1)", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "rm", 9, 8, 8), "-k: rm needs 2 <= k <= p = 8 (got k = 9)", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "ring", 0, 1, 8), "-p/--ranks: need at least 2 ranks (got 1)", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "ring", 0, 4, 0), "--bytes: message size must be at least 1 byte", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "bogus", 0, 4, 8), "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm)", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allgather, "k-ring", 4, 10, 8),
-                         "-k: k-ring with p = 10 accepts k in {2, 5, 10} (got k = 4); k-ring needs k to divide p", InputError);
-    CHECK_THROWS_WITH_AS(make(Collective::allreduce, "ring", 0, 16, 8), doctest::Contains("needs at least 16 bytes"), InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "rm", 1, 8, 8),
+                         "-k: rm needs 2 <= k <= p = 8 (got k = 1)", InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "rm", 9, 8, 8),
+                         "-k: rm needs 2 <= k <= p = 8 (got k = 9)", InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "ring", 0, 1, 8),
+                         "-p/--ranks: need at least 2 ranks (got 1)", InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "ring", 0, 4, 0),
+                         "--bytes: message size must be at least 1 byte", InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "bogus", 0, 4, 8),
+                         "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm)",
+                         InputError);
+    CHECK_THROWS_WITH_AS(
+        make(Collective::allgather, "k-ring", 4, 10, 8),
+        "-k: k-ring with p = 10 accepts k in {2, 5, 10} (got k = 4); k-ring needs k to divide p",
+        InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allreduce, "ring", 0, 16, 8),
+                         doctest::Contains("needs at least 16 bytes"), InputError);
 }

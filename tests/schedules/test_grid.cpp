@@ -11,7 +11,8 @@ using namespace piccolo;
 
 namespace {
 
-void expect_verified(Collective c, const std::string& algorithm, int k, Rank p, std::uint64_t bytes) {
+void expect_verified(Collective c, const std::string& algorithm, int k, Rank p,
+                     std::uint64_t bytes) {
     const Schedule s = generate({c, algorithm, k, p, bytes, true});
     const VerifyReport report = verify(s);
     INFO(fmt::format("{} {} k={} p={} bytes={}", to_string(c), algorithm, k, p, bytes));
@@ -46,10 +47,18 @@ void run_grid(Collective c, Rank first, Rank last) {
 
 }  // namespace
 
-TEST_CASE("grid: allgather, p = 2..65") { run_grid(Collective::allgather, 2, 65); }
-TEST_CASE("grid: allgather, p = 66..130") { run_grid(Collective::allgather, 66, 130); }
-TEST_CASE("grid: allreduce, p = 2..65") { run_grid(Collective::allreduce, 2, 65); }
-TEST_CASE("grid: allreduce, p = 66..130") { run_grid(Collective::allreduce, 66, 130); }
+TEST_CASE("grid: allgather, p = 2..65") {
+    run_grid(Collective::allgather, 2, 65);
+}
+TEST_CASE("grid: allgather, p = 66..130") {
+    run_grid(Collective::allgather, 66, 130);
+}
+TEST_CASE("grid: allreduce, p = 2..65") {
+    run_grid(Collective::allreduce, 2, 65);
+}
+TEST_CASE("grid: allreduce, p = 66..130") {
+    run_grid(Collective::allreduce, 66, 130);
+}
 
 namespace {
 
@@ -65,12 +74,24 @@ void run_large(Collective c, Rank p) {
 
 }  // namespace
 
-TEST_CASE("large: allgather p = 256") { run_large(Collective::allgather, 256); }
-TEST_CASE("large: allreduce p = 256") { run_large(Collective::allreduce, 256); }
-TEST_CASE("large: allgather p = 1000") { run_large(Collective::allgather, 1000); }
-TEST_CASE("large: allreduce p = 1000") { run_large(Collective::allreduce, 1000); }
-TEST_CASE("large: allgather p = 1024") { run_large(Collective::allgather, 1024); }
-TEST_CASE("large: allreduce p = 1024") { run_large(Collective::allreduce, 1024); }
+TEST_CASE("large: allgather p = 256") {
+    run_large(Collective::allgather, 256);
+}
+TEST_CASE("large: allreduce p = 256") {
+    run_large(Collective::allreduce, 256);
+}
+TEST_CASE("large: allgather p = 1000") {
+    run_large(Collective::allgather, 1000);
+}
+TEST_CASE("large: allreduce p = 1000") {
+    run_large(Collective::allreduce, 1000);
+}
+TEST_CASE("large: allgather p = 1024") {
+    run_large(Collective::allgather, 1024);
+}
+TEST_CASE("large: allreduce p = 1024") {
+    run_large(Collective::allreduce, 1024);
+}
 
 TEST_CASE("large: p = 4096 for rd, rm, prd, prm") {
     for (Collective c : {Collective::allgather, Collective::allreduce})

@@ -88,7 +88,8 @@ TEST_CASE("structural defects") {
     SUBCASE("size that does not match the payload") {
         s.size_values.push_back(9);
         s.size_class[3] = static_cast<std::uint32_t>(s.size_values.size() - 1);
-        CHECK(message(s) == "task id=3 (transfer 3->0): size=9 but the 1 blocks it carries hold 8 bytes");
+        CHECK(message(s) ==
+              "task id=3 (transfer 3->0): size=9 but the 1 blocks it carries hold 8 bytes");
     }
     SUBCASE("cycle") {
         // Task 5 (1->2) depends on 0 (0->1), task 10 (2->3) on 5; make 0 depend on 10.
@@ -126,6 +127,7 @@ TEST_CASE("double counting in an allreduce is caught") {
         "<compute id=\"2\" rank=\"1\" size=\"4\" kind=\"reduce\" deps=\"0,1\" segments=\"0\"/>\n"
         "</collective>\n";
     const Schedule s = parse_schedule_xml(xml, "twice.xml").schedule;
-    CHECK(message(s) == "task id=2 (reduce on rank 1): counts the contributions of ranks 0 to "
-                        "segment 0 twice (operand from task id=1 (transfer 0->1))");
+    CHECK(message(s) ==
+          "task id=2 (reduce on rank 1): counts the contributions of ranks 0 to "
+          "segment 0 twice (operand from task id=1 (transfer 0->1))");
 }

@@ -78,13 +78,20 @@ TEST_CASE("reader errors name the file, the line and the problem") {
         return std::string("no error");
     };
     const std::string head = "<collective name=\"allgather\" nodes=\"2\" buffer_size=\"2\">\n";
-    CHECK(error_of(head + "<transfer id=\"0\" size=\"1.5\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n</collective>") ==
+    CHECK(error_of(
+              head +
+              "<transfer id=\"0\" size=\"1.5\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n</collective>") ==
           "x.xml:2: size: must be an integer >= 0 (got \"1.5\")");
-    CHECK(error_of(head + "<transfer id=\"0\" size=\"-4\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n</collective>") ==
+    CHECK(error_of(
+              head +
+              "<transfer id=\"0\" size=\"-4\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n</collective>") ==
           "x.xml:2: size: must be an integer >= 0 (got \"-4\")");
-    CHECK(error_of(head + "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"7\"/>\n</collective>") ==
-          "x.xml:2: deps: task id=0 depends on id 7, which does not exist");
-    CHECK(error_of(head + "\n<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\"/>\n<transfer id=\"0\" size=\"1\" src=\"1\" dst=\"0\"/>\n</collective>") ==
+    CHECK(
+        error_of(head +
+                 "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"7\"/>\n</collective>") ==
+        "x.xml:2: deps: task id=0 depends on id 7, which does not exist");
+    CHECK(error_of(head + "\n<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\"/>\n<transfer "
+                          "id=\"0\" size=\"1\" src=\"1\" dst=\"0\"/>\n</collective>") ==
           "x.xml:4: id 0 is used twice (ids must be unique)");
     CHECK(error_of(head + "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\"") ==
           "x.xml:2: not well-formed XML: Error parsing element attribute");

@@ -39,7 +39,9 @@ Machine two_levels(const LogGP& intra, const LogGP& inter, int devices_per_node,
 double round_time(const LogGP& x, double m) {
     return x.o_s + (m - 1) * x.G + std::max(x.L + x.o_r, x.g - x.o_s);
 }
-double final_time(const LogGP& x, double m) { return x.o_s + (m - 1) * x.G + x.L + x.o_r; }
+double final_time(const LogGP& x, double m) {
+    return x.o_s + (m - 1) * x.G + x.L + x.o_r;
+}
 
 double simulate_generated(Collective c, const char* algorithm, int k, Rank p, std::uint64_t m,
                           const Machine& machine, int ppn) {
@@ -70,8 +72,9 @@ TEST_CASE("k-ring allgather: (p/k - 1) T_I + (p/k (k-1) - 1) T_i + T_final") {
                 const double expected = (p / k - 1) * round_time(inter, md) +
                                         (p / k * (k - 1) - 1) * round_time(intra, md) +
                                         final_time(intra, md);
-                check_close(simulate_generated(Collective::allgather, "k-ring", k, p, m, machine, k),
-                            expected, fmt::format("k-ring p={} k={} m={}", p, k, m));
+                check_close(
+                    simulate_generated(Collective::allgather, "k-ring", k, p, m, machine, k),
+                    expected, fmt::format("k-ring p={} k={} m={}", p, k, m));
             }
         }
 }
@@ -133,9 +136,10 @@ TEST_CASE("RM allgather: T_final + sum over rounds r < n of T_i(r), message m k^
                     expected += r < c.rounds ? round_time(x, message) : final_time(x, message);
                     message *= c.k;
                 }
-                check_close(simulate_generated(Collective::allgather, "rm", c.k, c.p, m, machine, ppn),
-                            expected,
-                            fmt::format("rm p={} k={} intra rounds={} m={}", c.p, c.k, intra_rounds, m));
+                check_close(
+                    simulate_generated(Collective::allgather, "rm", c.k, c.p, m, machine, ppn),
+                    expected,
+                    fmt::format("rm p={} k={} intra rounds={} m={}", c.p, c.k, intra_rounds, m));
             }
 }
 
@@ -171,7 +175,8 @@ TEST_CASE("RM allreduce, any g: a round costs o_s + (m-1)G + max(L + o_r + m gam
                 x.o_s + (md - 1) * x.G + std::max(x.L + x.o_r + md * gamma, x.g - x.o_s);
             const double expected = (c.rounds - 1) * per_round + final_time(x, md) + md * gamma;
             check_close(simulate_generated(Collective::allreduce, "rm", c.k, c.p, m, machine, 1),
-                        expected, fmt::format("rm allreduce, large g, p={} k={} m={}", c.p, c.k, m));
+                        expected,
+                        fmt::format("rm allreduce, large g, p={} k={} m={}", c.p, c.k, m));
         }
 }
 

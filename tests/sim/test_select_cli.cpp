@@ -83,6 +83,8 @@ TEST_CASE("bad inputs: one line naming the option") {
     check_error({"select", "--nodes", "0"}, "--nodes: must be >= 1 (got 0)");
     check_error({"select", "--ppn", "8"}, "ranks per node must be between 1 and the 4 devices");
     check_error({"select", "--threads", "-1"}, "--threads: must be >= 1 (got -1)");
+    check_error({"select", "--threads", "0"}, "--threads: must be >= 1 (got 0)");
+    check_error({"select", "--ppn", "0"}, "--ppn: must be >= 1 (got 0)");
     check_error({"select", "--collective", "allscatter"}, "unknown collective 'allscatter'");
     check_error({"select", "--machine", "no-such-machine"}, "no-such-machine");
     check_error({"select", "--format", "xml"}, "--format: unknown output kind 'xml'");

@@ -6,8 +6,8 @@
 // Every case also reports a baseline measured in the same run on the same DAG: a plain
 // dependency-order walk (Kahn's algorithm with a FIFO queue, no timing, no resources), the floor
 // for any replay of the DAG. Peak memory: run under /usr/bin/time -v (tools/bench/run.sh).
-#include <chrono>
 #include <fmt/format.h>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -60,14 +60,16 @@ void run_case(const std::string& name, const char* algorithm, int k, int nodes, 
         walk_time = std::min(walk_time, seconds_since(start));
         makespan = r.makespan;
         transfers = r.transfers;
-        if (visited != s.size()) fmt::print("dependency walk visited {} of {}\n", visited, s.size());
+        if (visited != s.size())
+            fmt::print("dependency walk visited {} of {}\n", visited, s.size());
     }
     fmt::print("{}: {} k={} p={} on delta, 2 MiB/rank, contention on: makespan {:.6g} s\n", name,
                algorithm, k, nodes * ppn, makespan);
-    fmt::print("  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
-               "{:.2f} M transfers/s simulated\n",
-               transfers, generate_time, simulate_time, generate_time + simulate_time,
-               transfers / simulate_time / 1e6);
+    fmt::print(
+        "  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
+        "{:.2f} M transfers/s simulated\n",
+        transfers, generate_time, simulate_time, generate_time + simulate_time,
+        transfers / simulate_time / 1e6);
     fmt::print("  baseline dependency walk {:.6f} s: simulate / walk = {:.2f}\n", walk_time,
                simulate_time / walk_time);
 }

@@ -2,10 +2,10 @@
 // Allgather (1,047,552 transfers), single thread. Each rate is reported with a baseline measured
 // in the same run on the same data: pugixml's bare DOM parse of the same text for reading, and
 // formatting the same integers with std::to_chars for writing.
+#include <fmt/format.h>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <fmt/format.h>
 #include <pugixml.hpp>
 #include <string>
 
@@ -43,11 +43,11 @@ int main(int argc, char** argv) {
         write_schedule_xml(s, file);
         transfers = s.transfer_count();
     });
-    const double generate_string = best_of(repetitions, [&] {
-        xml = schedule_to_xml(generate(request));
-    });
+    const double generate_string =
+        best_of(repetitions, [&] { xml = schedule_to_xml(generate(request)); });
     bytes = xml.size();
-    const double generate_only = best_of(repetitions, [&] { transfers = generate(request).transfer_count(); });
+    const double generate_only =
+        best_of(repetitions, [&] { transfers = generate(request).transfer_count(); });
 
     // Baseline for writing: print the same number of integers (six per transfer) with to_chars.
     std::string scratch(bytes + 64, ' ');

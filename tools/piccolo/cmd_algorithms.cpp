@@ -1,7 +1,7 @@
 // piccolo algorithms: what can be generated, and which k are valid for a given p.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "piccolo/error.hpp"
@@ -27,8 +27,9 @@ void run_algorithms(int ranks) {
         if (info.has_radix) radices = ranks ? compact(info.valid_radices(ranks)) : "2..p";
         fmt::print("{:<8} {:<12} {}\n", info.name, radices, info.summary);
     }
-    fmt::print("\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
-               "size).\n");
+    fmt::print(
+        "\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
+        "size).\n");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // piccolo gen: write the schedule of one (collective, algorithm, k, p, size) as XML.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.hpp"

@@ -1,6 +1,6 @@
 // piccolo sim: simulate one schedule (from a file, or generated in memory) on a machine.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -57,8 +57,8 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["ranks"] = s.shape.ranks;
     j["nodes"] = layout.nodes();
     j["bytes"] = s.shape.bytes;
-    j["bytes_meaning"] = s.shape.collective == Collective::allgather ? "per-rank contribution"
-                                                                     : "vector size";
+    j["bytes_meaning"] =
+        s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size";
     j["contention"] = contention;
     j["makespan_s"] = r.makespan;
     j["transfers"] = r.transfers;
@@ -66,24 +66,28 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["compute_time_s"] = r.compute_time;
     auto& levels = j["levels"] = nlohmann::ordered_json::array();
     for (const LevelStats& l : r.levels)
-        levels.push_back({{"name", l.name}, {"transfers", l.transfers}, {"bytes", l.bytes},
+        levels.push_back({{"name", l.name},
+                          {"transfers", l.transfers},
+                          {"bytes", l.bytes},
                           {"wire_time_s", l.wire_time}});
     auto& queueing = j["queueing"] = nlohmann::ordered_json::array();
     for (const QueueingStats& q : r.queueing)
-        queueing.push_back({{"point", q.point}, {"delayed_transfers", q.delayed},
-                            {"total_delay_s", q.total_delay}, {"max_delay_s", q.max_delay}});
+        queueing.push_back({{"point", q.point},
+                            {"delayed_transfers", q.delayed},
+                            {"total_delay_s", q.total_delay},
+                            {"max_delay_s", q.max_delay}});
     j["rank_finish_s"] = r.rank_finish;
     return j;
 }
 
 void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
                  bool contention) {
-    fmt::print("{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, contention {}\n",
-               to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
-               s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, s.shape.ranks, layout.nodes(),
-               s.shape.collective == Collective::allgather ? "per-rank contribution"
-                                                           : "vector size",
-               s.shape.bytes, contention ? "on" : "off");
+    fmt::print(
+        "{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, contention {}\n",
+        to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
+        s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, s.shape.ranks, layout.nodes(),
+        s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size",
+        s.shape.bytes, contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
     fmt::print("transfers         {}   computes {} ({} of compute)\n", r.transfers, r.computes,
                seconds(r.compute_time));
@@ -106,12 +110,15 @@ void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, 
 
 void run_sim(const SimCommand& c) {
     Machine machine = load_machine(c.machine);
-    if (c.placement == "block") machine.placement = {PlacementKind::block, {}};
-    else if (c.placement == "round-robin") machine.placement = {PlacementKind::round_robin, {}};
+    if (c.placement == "block")
+        machine.placement = {PlacementKind::block, {}};
+    else if (c.placement == "round-robin")
+        machine.placement = {PlacementKind::round_robin, {}};
     else if (!c.placement.empty())
-        throw InputError(fmt::format("--placement: '{}' is not block or round-robin (explicit "
-                                     "lists go in the machine file)",
-                                     c.placement));
+        throw InputError(
+            fmt::format("--placement: '{}' is not block or round-robin (explicit "
+                        "lists go in the machine file)",
+                        c.placement));
     const int ppn = c.ppn > 0 ? c.ppn : machine.devices_per_node();
 
     Schedule schedule;
@@ -121,14 +128,14 @@ void run_sim(const SimCommand& c) {
         LoadedSchedule loaded = read_schedule_xml(c.schedule_file);
         std::vector<TaskId> order;
         if (auto v = verify_structure(loaded.schedule, order))
-            throw InputError(fmt::format("{}: {}",
-                                         v->task == Violation::no_task ? loaded.origin
-                                                                       : loaded.where(v->task),
-                                         v->message));
+            throw InputError(fmt::format(
+                "{}: {}", v->task == Violation::no_task ? loaded.origin : loaded.where(v->task),
+                v->message));
         schedule = std::move(loaded.schedule);
     } else {
         if (c.algorithm.empty())
-            throw InputError("give a schedule file, or --algorithm (with -k, --bytes) to generate one");
+            throw InputError(
+                "give a schedule file, or --algorithm (with -k, --bytes) to generate one");
         if (c.bytes.empty()) throw InputError("--bytes: required with --algorithm");
         if (c.nodes <= 0) throw InputError("--nodes: required with --algorithm (at least 1)");
         GenerateRequest request;
@@ -143,16 +150,17 @@ void run_sim(const SimCommand& c) {
     const int nodes = c.nodes > 0 ? c.nodes : (schedule.shape.ranks + ppn - 1) / ppn;
     const RankLayout layout(machine, nodes, ppn);
     if (schedule.shape.ranks > layout.ranks())
-        throw InputError(fmt::format("{}: the schedule has {} ranks but {} nodes x {} ranks per "
-                                     "node of {} place only {} (raise --nodes or --ppn)",
-                                     c.schedule_file.empty() ? "--algorithm" : c.schedule_file,
-                                     schedule.shape.ranks, nodes, ppn, machine.name,
-                                     layout.ranks()));
+        throw InputError(
+            fmt::format("{}: the schedule has {} ranks but {} nodes x {} ranks per "
+                        "node of {} place only {} (raise --nodes or --ppn)",
+                        c.schedule_file.empty() ? "--algorithm" : c.schedule_file,
+                        schedule.shape.ranks, nodes, ppn, machine.name, layout.ranks()));
     SimOptions options;
     options.contention = !c.no_contention;
     options.record_trace = !c.trace_file.empty();
     const SimResult result = simulate(schedule, machine, layout, options);
-    if (!c.trace_file.empty()) write_file(c.trace_file, chrome_trace_json(schedule, layout, result));
+    if (!c.trace_file.empty())
+        write_file(c.trace_file, chrome_trace_json(schedule, layout, result));
     if (c.json)
         fmt::print("{}\n", to_json(schedule, machine, layout, result, options.contention).dump(2));
     else
@@ -166,7 +174,8 @@ void add_sim_command(CLI::App& app) {
     CLI::App* sim = app.add_subcommand(
         "sim", "Simulate a schedule on a machine (a file, or generated with --algorithm)");
     sim->add_option("schedule", c->schedule_file, "schedule XML file (piccolo or PICCL format)");
-    sim->add_option("--machine,-m", c->machine, "preset name (piccolo machines) or YAML / PICCL XML file")
+    sim->add_option("--machine,-m", c->machine,
+                    "preset name (piccolo machines) or YAML / PICCL XML file")
         ->capture_default_str();
     sim->add_option("--nodes,-n", c->nodes, "nodes (default for a file: enough for its ranks)");
     sim->add_option("--ppn", c->ppn, "ranks per node (default: the machine's devices per node)");
@@ -179,8 +188,9 @@ void add_sim_command(CLI::App& app) {
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
     sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");
-    sim->add_option("--bytes,-b", c->bytes,
-                    "with --algorithm: per-rank contribution (allgather) or vector size (allreduce)");
+    sim->add_option(
+        "--bytes,-b", c->bytes,
+        "with --algorithm: per-rank contribution (allgather) or vector size (allreduce)");
     sim->callback([c] { run_sim(*c); });
 }
 

@@ -1,6 +1,6 @@
 // piccolo verify: structural checks and the data-flow proof of schedule files.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "piccolo/error.hpp"
@@ -40,8 +40,7 @@ void add_verify_command(CLI::App& app) {
     auto quiet = std::make_shared<bool>(false);
     CLI::App* verify = app.add_subcommand(
         "verify", "Check schedule files: structure (acyclic, ranks, sizes) and data flow");
-    verify->add_option("files", *files, "schedule XML files (piccolo or PICCL format)")
-        ->required();
+    verify->add_option("files", *files, "schedule XML files (piccolo or PICCL format)")->required();
     verify->add_flag("-q,--quiet", *quiet, "print nothing on success");
     verify->callback([files, quiet] {
         for (const std::string& file : *files) verify_file(file, *quiet);

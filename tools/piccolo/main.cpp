@@ -1,14 +1,15 @@
 // piccolo: pick the parameters of collective algorithms by simulation. One subcommand per file.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.hpp"
 #include "piccolo/error.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"piccolo: choose the radix k of k-ring, recursive multiplying and permuted "
-                 "recursive multiplying collectives by simulation"};
+    CLI::App app{
+        "piccolo: choose the radix k of k-ring, recursive multiplying and permuted "
+        "recursive multiplying collectives by simulation"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "piccolo 0.1.0");
     piccolo::cli::add_gen_command(app);

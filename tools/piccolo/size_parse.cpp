@@ -1,8 +1,8 @@
 #include "size_parse.hpp"
 
+#include <fmt/format.h>
 #include <array>
 #include <charconv>
-#include <fmt/format.h>
 #include <limits>
 #include <utility>
 
@@ -30,9 +30,10 @@ std::uint64_t parse_bytes(std::string_view text, std::string_view option) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
     const std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
     auto bad = [&](std::string_view why) {
-        return InputError(fmt::format("{}: '{}' {} (use a whole number of bytes with an optional "
-                                      "B, KiB, MiB or GiB suffix, e.g. 64KiB)",
-                                      option, text, why));
+        return InputError(
+            fmt::format("{}: '{}' {} (use a whole number of bytes with an optional "
+                        "B, KiB, MiB or GiB suffix, e.g. 64KiB)",
+                        option, text, why));
     };
     if (error != std::errc() || end == text.data()) throw bad("is not a size");
     for (const auto& [name, scale] : suffixes) {

@@ -13,11 +13,11 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    std::string algorithm;   // registry name: ring, k-ring, rd, rm, prd, prm
-    int k = 0;               // radix; ignored by algorithms without one
-    Rank ranks = 0;          // p
-    std::uint64_t bytes = 0; // per-rank contribution (allgather) or vector size (allreduce)
-    bool payload = true;     // fill payload descriptors (the verifier needs them; the engine not)
+    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm
+    int k = 0;                // radix; ignored by algorithms without one
+    Rank ranks = 0;           // p
+    std::uint64_t bytes = 0;  // per-rank contribution (allgather) or vector size (allreduce)
+    bool payload = true;      // fill payload descriptors (the verifier needs them; the engine not)
 };
 
 struct AlgorithmInfo {

@@ -45,15 +45,15 @@ struct Csr {
 struct CollectiveShape {
     Collective collective = Collective::allgather;
     Rank ranks = 0;
-    std::uint64_t bytes = 0;     // per-rank contribution (allgather) or vector size (allreduce)
-    std::uint32_t pieces = 0;    // blocks (allgather, == ranks) or segments (allreduce)
+    std::uint64_t bytes = 0;   // per-rank contribution (allgather) or vector size (allreduce)
+    std::uint32_t pieces = 0;  // blocks (allgather, == ranks) or segments (allreduce)
 
     [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
     [[nodiscard]] std::uint64_t total_buffer_bytes() const;  // PICCL's buffer_size
 };
 
 class Schedule {
-public:
+  public:
     CollectiveShape shape;
     std::string algorithm;  // registry name, or whatever a PICCL file called it
     int k = 0;              // radix; 0 when the algorithm has none
@@ -62,8 +62,8 @@ public:
     std::vector<TaskKind> kind;
     std::vector<Rank> src;
     std::vector<Rank> dst;
-    std::vector<std::uint32_t> size_class;  // index into size_values
-    std::vector<std::uint64_t> size_values; // distinct task sizes in bytes
+    std::vector<std::uint32_t> size_class;   // index into size_values
+    std::vector<std::uint64_t> size_values;  // distinct task sizes in bytes
     Csr<TaskId> deps;
     // Which blocks (allgather) or segments (allreduce) a task carries or works on. Either
     // absent for every task (payload.rows() == 0) or present for every task.

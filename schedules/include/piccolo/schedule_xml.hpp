@@ -15,8 +15,8 @@ namespace piccolo {
 // A schedule read from a file, with the line each task came from (for error messages).
 struct LoadedSchedule {
     Schedule schedule;
-    std::vector<std::uint32_t> lines;  // per task, 1-based
-    std::string origin;                // file name as given
+    std::vector<std::uint32_t> lines;                    // per task, 1-based
+    std::string origin;                                  // file name as given
     [[nodiscard]] std::string where(TaskId task) const;  // "file.xml:12"
 };
 

@@ -27,10 +27,10 @@ struct QueueingStats {
 };
 
 struct LevelStats {
-    std::string name;            // the machine level whose parameters priced the messages
+    std::string name;  // the machine level whose parameters priced the messages
     std::uint64_t transfers = 0;
     std::uint64_t bytes = 0;
-    double wire_time = 0;        // sum of (m-1)G: time the data occupied links of this level
+    double wire_time = 0;  // sum of (m-1)G: time the data occupied links of this level
 };
 
 // One transfer's life, for timelines. Times in seconds.
@@ -51,11 +51,11 @@ struct ComputeTrace {
 };
 
 struct SimResult {
-    double makespan = 0;                 // the last completion
-    std::vector<double> rank_finish;     // per rank: its last receive or compute completion
-    std::vector<LevelStats> levels;      // indexed by lowest common level
+    double makespan = 0;              // the last completion
+    std::vector<double> rank_finish;  // per rank: its last receive or compute completion
+    std::vector<LevelStats> levels;   // indexed by lowest common level
     std::vector<QueueingStats> queueing;
-    double compute_time = 0;             // sum over compute tasks
+    double compute_time = 0;  // sum over compute tasks
     std::uint64_t transfers = 0, computes = 0;
     std::vector<TransferTrace> transfer_trace;  // when SimOptions::record_trace
     std::vector<ComputeTrace> compute_trace;

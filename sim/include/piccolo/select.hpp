@@ -29,7 +29,7 @@ struct Scale {
 // Work done so far, for a progress bar polled by another thread. Work units are simulated tasks
 // (transfers and computes), so the fraction tracks time, not the number of points.
 class SweepProgress {
-public:
+  public:
     void set_total(std::uint64_t work) { total_.store(work, std::memory_order_relaxed); }
     void add(std::uint64_t work) { done_.fetch_add(work, std::memory_order_relaxed); }
     [[nodiscard]] double fraction() const {
@@ -39,7 +39,7 @@ public:
                                 static_cast<double>(total);
     }
 
-private:
+  private:
     std::atomic<std::uint64_t> done_{0}, total_{0};
 };
 
@@ -51,8 +51,8 @@ struct SelectRequest {
     std::vector<std::uint64_t> sizes;     // bytes; empty = default_select_sizes()
     std::vector<Scale> scales;            // empty = default_select_scales(machine)
     bool contention = true;
-    int threads = 0;                      // 0 = every core oneTBB sees
-    SweepProgress* progress = nullptr;    // optional
+    int threads = 0;                    // 0 = every core oneTBB sees
+    SweepProgress* progress = nullptr;  // optional
 };
 
 // 8 B, 16 B, ..., 64 MiB.
@@ -74,7 +74,7 @@ struct AlgorithmOutcome {
     // Every other k whose schedule is identical to the best one's (e.g. rm with k = 5..7 plans
     // the same rounds as k = 4 for p = 2^n); they take exactly the same time.
     std::vector<int> same_schedule_k;
-    double time = 0;         // predicted makespan of the best k, seconds
+    double time = 0;  // predicted makespan of the best k, seconds
     // Every simulated k with its time, by increasing k (empty without radix).
     std::vector<std::pair<int, double>> candidates;
 };
@@ -93,7 +93,7 @@ struct PointSelection {
     Scale scale;
     std::uint64_t bytes = 0;
     std::vector<AlgorithmOutcome> algorithms;  // in request order
-    int best = -1;  // index into algorithms; -1 when nothing could run
+    int best = -1;                             // index into algorithms; -1 when nothing could run
     // The fastest candidate of another algorithm that runs a different schedule (prd and prm
     // with k = 2 are one DAG under two names: not an alternative to each other).
     std::optional<Choice> runner_up;
@@ -109,8 +109,18 @@ struct PointSelection {
     [[nodiscard]] double margin() const;
 };
 
+// What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
+struct SweepStats {
+    std::uint64_t candidates = 0;          // (collective, p, algorithm, k) generated
+    std::uint64_t distinct_schedules = 0;  // after sharing identical DAGs
+    std::uint64_t simulations = 0;         // (schedule, scale, size) runs of the engine
+    std::uint64_t simulated_tasks = 0;     // tasks replayed over all simulations
+    double generate_seconds = 0;           // wall time of step 1 (templates)
+    double simulate_seconds = 0;           // wall time of step 2
+};
+
 struct SelectResult {
-    std::string machine;       // machine name
+    std::string machine;  // machine name
     bool contention = true;
     std::vector<Collective> collectives;
     std::vector<std::string> algorithms;
@@ -120,6 +130,7 @@ struct SelectResult {
     std::vector<PointSelection> points;
     // Things the user should know: scales left out, candidates that could not run.
     std::vector<std::string> notes;
+    SweepStats stats;
 
     [[nodiscard]] const PointSelection& at(std::size_t collective, std::size_t scale,
                                            std::size_t size) const {
