@@ -12,5 +12,6 @@ void add_verify_command(CLI::App& app);
 void add_algorithms_command(CLI::App& app);
 void add_machines_command(CLI::App& app);
 void add_sim_command(CLI::App& app);
+void add_select_command(CLI::App& app);
 
 }  // namespace piccolo::cli

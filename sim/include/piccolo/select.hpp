@@ -1,0 +1,148 @@
+#pragma once
+// The selector: sweeps (collective x algorithm x k x size x scale) through the engine in parallel
+// (oneTBB), ranks the candidates and reports the best algorithm and k per point (DESIGN.md,
+// "Selector"). Output formats live in select_emit.hpp.
+//
+// Message size: per-rank contribution for Allgather, vector size for Allreduce (MPICH's
+// avg_msg_size).
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "piccolo/machine.hpp"
+#include "piccolo/schedule.hpp"
+
+namespace piccolo {
+
+// One allocation: `nodes` nodes with `ranks_per_node` ranks each.
+struct Scale {
+    int nodes = 1;
+    int ranks_per_node = 1;
+    [[nodiscard]] int ranks() const { return nodes * ranks_per_node; }
+    friend bool operator==(const Scale&, const Scale&) = default;
+};
+
+// Work done so far, for a progress bar polled by another thread. Work units are simulated tasks
+// (transfers and computes), so the fraction tracks time, not the number of points.
+class SweepProgress {
+  public:
+    void set_total(std::uint64_t work) { total_.store(work, std::memory_order_relaxed); }
+    void add(std::uint64_t work) { done_.fetch_add(work, std::memory_order_relaxed); }
+    [[nodiscard]] double fraction() const {
+        const auto total = total_.load(std::memory_order_relaxed);
+        return total == 0 ? 0.0
+                          : static_cast<double>(done_.load(std::memory_order_relaxed)) /
+                                static_cast<double>(total);
+    }
+
+  private:
+    std::atomic<std::uint64_t> done_{0}, total_{0};
+};
+
+struct SelectRequest {
+    Machine machine;
+    std::vector<Collective> collectives{Collective::allgather, Collective::allreduce};
+    std::vector<std::string> algorithms;  // registry names in the order to report; empty = all
+    std::vector<int> radices;             // candidate k; empty = every valid k
+    std::vector<std::uint64_t> sizes;     // bytes (sorted, duplicates dropped); empty = default
+    std::vector<Scale> scales;            // empty = default_select_scales(machine)
+    bool contention = true;
+    int threads = 0;                    // 0 = every core oneTBB sees
+    SweepProgress* progress = nullptr;  // optional
+};
+
+// 8 B, 16 B, ..., 64 MiB.
+std::vector<std::uint64_t> default_select_sizes();
+// 1, 2, 4, ..., 64 nodes (at most as many as the machine holds) with the machine's devices per
+// node (select() leaves out, with a note, scales of fewer than 2 ranks).
+std::vector<Scale> default_select_scales(const Machine& machine);
+
+// The two algorithms without a parameter that every speedup is measured against.
+inline constexpr const char* baseline_algorithms[] = {"ring", "rd"};
+
+// One algorithm at one (collective, scale, size).
+struct AlgorithmOutcome {
+    std::string algorithm;
+    bool has_radix = false;
+    bool available = false;  // false: nothing of this algorithm could run here
+    std::string skipped;     // why, when !available
+    int k = 0;               // the best k (smallest on ties); 0 without radix
+    // Every other k whose schedule is identical to the best one's (e.g. rm with k = 5..7 plans
+    // the same rounds as k = 4 for p = 2^n); they take exactly the same time.
+    std::vector<int> same_schedule_k;
+    double time = 0;  // predicted makespan of the best k, seconds
+    // Every simulated k with its time, by increasing k (empty without radix).
+    std::vector<std::pair<int, double>> candidates;
+};
+
+// One (algorithm, k) candidate and its predicted time.
+struct Choice {
+    std::string algorithm;
+    bool has_radix = false;
+    int k = 0;  // 0 without radix
+    double time = 0;
+};
+
+// The choice at one (collective, scale, size).
+struct PointSelection {
+    Collective collective = Collective::allgather;
+    Scale scale;
+    std::uint64_t bytes = 0;
+    std::vector<AlgorithmOutcome> algorithms;  // in request order
+    int best = -1;                             // index into algorithms; -1 when nothing could run
+    // The fastest candidate of another algorithm that runs a different schedule (prd and prm
+    // with k = 2 are one DAG under two names: not an alternative to each other).
+    std::optional<Choice> runner_up;
+    std::string baseline;  // "ring" or "rd": the faster of the two (always simulated)
+    double baseline_time = 0;
+
+    [[nodiscard]] const AlgorithmOutcome* best_outcome() const {
+        return best < 0 ? nullptr : &algorithms[static_cast<std::size_t>(best)];
+    }
+    // baseline_time / best time (> 1: the selection beats ring and RD).
+    [[nodiscard]] double speedup() const;
+    // (runner-up time - best time) / best time; 0 without a runner-up.
+    [[nodiscard]] double margin() const;
+};
+
+// What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
+struct SweepStats {
+    std::uint64_t candidates = 0;          // (collective, p, algorithm, k) generated
+    std::uint64_t distinct_schedules = 0;  // after sharing identical DAGs
+    std::uint64_t simulations = 0;         // (schedule, scale, size) runs of the engine
+    std::uint64_t simulated_tasks = 0;     // tasks replayed over all simulations
+    double generate_seconds = 0;           // wall time of step 1 (templates)
+    double simulate_seconds = 0;           // wall time of step 2
+};
+
+struct SelectResult {
+    std::string machine;  // machine name
+    bool contention = true;
+    std::vector<Collective> collectives;
+    std::vector<std::string> algorithms;
+    std::vector<Scale> scales;
+    std::vector<std::uint64_t> sizes;
+    // Every (collective, scale, size), in that nesting order: collective outermost.
+    std::vector<PointSelection> points;
+    // Things the user should know: scales left out, candidates that could not run.
+    std::vector<std::string> notes;
+    SweepStats stats;
+
+    [[nodiscard]] const PointSelection& at(std::size_t collective, std::size_t scale,
+                                           std::size_t size) const {
+        return points[(collective * scales.size() + scale) * sizes.size() + size];
+    }
+};
+
+// Validates the request (throws InputError with one line naming the option), simulates every
+// candidate and ranks them. Deterministic: the result does not depend on `threads`.
+SelectResult select(const SelectRequest& request);
+
+// "per-rank contribution" (allgather) or "vector size" (allreduce).
+std::string_view size_meaning(Collective collective);
+
+}  // namespace piccolo

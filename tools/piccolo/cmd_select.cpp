@@ -1,0 +1,323 @@
+// piccolo select: which algorithm and which k, per collective, message size and scale, by
+// simulating every candidate (sim/select). Prints a table, or CSV/JSON/YAML, and writes tuning
+// files for MPICH and PICCL with --emit KIND -o FILE.
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <fmt/format.h>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "commands.hpp"
+#include "piccolo/error.hpp"
+#include "piccolo/machine_io.hpp"
+#include "piccolo/select.hpp"
+#include "piccolo/select_emit.hpp"
+#include "size_parse.hpp"
+
+namespace piccolo::cli {
+
+namespace {
+
+struct SelectOptions {
+    std::string machine{default_preset_name()};
+    std::vector<std::string> collectives;
+    std::vector<std::string> algorithms;
+    std::vector<std::string> radices;
+    std::vector<std::string> sizes;
+    std::vector<std::string> nodes;
+    int ppn = 0;
+    int threads = 0;
+    bool no_contention = false;
+    std::string format = "table";
+    std::vector<std::string> emits;
+    std::vector<std::string> outputs;
+    std::string piccl_size;
+    std::string mpich_base;
+    // Set by add_select_command: the options whose order pairs --emit with -o.
+    const CLI::App* app = nullptr;
+    const CLI::Option* emit_option = nullptr;
+    const CLI::Option* output_option = nullptr;
+    const CLI::Option* sizes_option = nullptr;
+    const CLI::Option* ppn_option = nullptr;
+    const CLI::Option* threads_option = nullptr;
+};
+
+struct Destination {
+    EmitKind kind;
+    std::string file;  // "-" = stdout
+};
+
+long long parse_integer(std::string_view text, std::string_view option) {
+    long long value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
+        throw InputError(
+            fmt::format("{}: '{}' is not a whole number (use a list such as 2,4,8 "
+                        "or a range a-b)",
+                        option, text));
+    return value;
+}
+
+// "2,4,8" and "a-b" ranges. `doubling`: a range doubles from a to b (nodes); else every integer.
+std::vector<int> parse_int_list(const std::vector<std::string>& items, std::string_view option,
+                                bool doubling) {
+    std::vector<int> out;
+    for (const std::string& item : items) {
+        if (item.empty()) continue;
+        const std::size_t dash = item.find('-', 1);
+        if (dash == std::string::npos) {
+            out.push_back(static_cast<int>(parse_integer(item, option)));
+            continue;
+        }
+        const long long first = parse_integer(std::string_view(item).substr(0, dash), option);
+        const long long last = parse_integer(std::string_view(item).substr(dash + 1), option);
+        if (first < 1 || last < first || last > 1'000'000)
+            throw InputError(
+                fmt::format("{}: '{}' is not a range a-b with 1 <= a <= b", option, item));
+        for (long long v = first; v <= last; v = doubling ? v * 2 : v + 1)
+            out.push_back(static_cast<int>(v));
+    }
+    return out;
+}
+
+// Sizes: "8,1KiB,64MiB" and ranges "8-64MiB" (doubling from the first to the last).
+std::vector<std::uint64_t> parse_size_list(const std::vector<std::string>& items) {
+    std::vector<std::uint64_t> out;
+    for (const std::string& item : items) {
+        if (item.empty()) continue;
+        const std::size_t dash = item.find('-', 1);
+        if (dash == std::string::npos) {
+            out.push_back(parse_bytes(item, "--sizes"));
+            continue;
+        }
+        const std::uint64_t first = parse_bytes(item.substr(0, dash), "--sizes");
+        const std::uint64_t last = parse_bytes(item.substr(dash + 1), "--sizes");
+        if (last < first)
+            throw InputError(fmt::format("--sizes: '{}' is not a range a-b with a <= b", item));
+        for (std::uint64_t v = first; v <= last && v != 0; v *= 2) out.push_back(v);
+    }
+    if (out.empty())
+        throw InputError(
+            "--sizes: empty list (give message sizes such as 8,1KiB,64MiB or a "
+            "range 8-64MiB)");
+    return out;
+}
+
+// --emit KIND -o FILE pairs, in command-line order; an -o that follows no --emit is the file of
+// the main --format output.
+EmitKind emit_kind(std::string_view option, const std::string& name) {
+    try {
+        return parse_emit_kind(name);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", option, e.what()));
+    }
+}
+
+std::vector<Destination> destinations(const SelectOptions& o) {
+    const EmitKind main_kind = emit_kind("--format", o.format);
+    if (main_kind != EmitKind::table && main_kind != EmitKind::csv && main_kind != EmitKind::json &&
+        main_kind != EmitKind::yaml)
+        throw InputError(
+            fmt::format("--format: '{}' is not one of table, csv, json, yaml (write "
+                        "{} with --emit {} -o FILE)",
+                        o.format, o.format, o.format));
+    std::vector<Destination> out;
+    std::size_t next_emit = 0, next_output = 0;
+    std::optional<EmitKind> pending;
+    std::optional<std::string> main_file;
+    for (const CLI::Option* opt : o.app->parse_order()) {
+        if (opt == o.emit_option) {
+            if (pending)
+                throw InputError(
+                    fmt::format("--emit {}: give its file with -o FILE right after "
+                                "it",
+                                to_string(*pending)));
+            pending = emit_kind("--emit", o.emits[next_emit++]);
+        } else if (opt == o.output_option) {
+            const std::string& file = o.outputs[next_output++];
+            if (pending) {
+                out.push_back({*pending, file});
+                pending.reset();
+            } else if (main_file) {
+                throw InputError(
+                    fmt::format("-o {}: the table/--format output already goes to "
+                                "{}; put --emit KIND before each further -o",
+                                file, *main_file));
+            } else {
+                main_file = file;
+            }
+        }
+    }
+    if (pending)
+        throw InputError(fmt::format("--emit {}: give its file with -o FILE right after it",
+                                     to_string(*pending)));
+    out.insert(out.begin(), {main_kind, main_file.value_or("-")});
+    return out;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(fmt::format("{}: cannot open for reading", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    if (path == "-") {
+        std::cout << text << std::flush;
+        return;
+    }
+    std::ofstream out(path, std::ios::binary);
+    if (!out || !(out << text)) throw InputError(fmt::format("{}: cannot open for writing", path));
+}
+
+// A progress bar on stderr, only for a terminal and only once the sweep has run for 2 s: short
+// runs and redirected output stay clean.
+class ProgressBar {
+  public:
+    explicit ProgressBar(const SweepProgress& progress) {
+        if (isatty(STDERR_FILENO) != 0)
+            thread_ =
+                std::jthread([this, &progress](std::stop_token stop) { run(progress, stop); });
+    }
+
+  private:
+    void run(const SweepProgress& progress, const std::stop_token& stop) {
+        const auto start = std::chrono::steady_clock::now();
+        bool shown = false;
+        std::unique_lock lock(mutex_);
+        // Wakes every 100 ms, or at once when the sweep ends (the jthread requests the stop).
+        while (!wake_.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; })) {
+            if (stop.stop_requested()) break;
+            if (std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) continue;
+            constexpr int width = 40;
+            const double done = std::min(1.0, progress.fraction());
+            const int filled = static_cast<int>(done * width);
+            fmt::print(stderr, "\rpiccolo select: [{}{}] {:3.0f}%", std::string(filled, '#'),
+                       std::string(width - filled, '.'), 100 * done);
+            std::fflush(stderr);
+            shown = true;
+        }
+        if (shown) fmt::print(stderr, "\r\033[K");
+    }
+
+    std::mutex mutex_;
+    std::condition_variable_any wake_;
+    std::jthread thread_;  // last: joined before the members it uses are destroyed
+};
+
+void run_select(const SelectOptions& o) {
+    // Everything that can be wrong with the command line is reported before the sweep starts.
+    SelectRequest request;
+    request.machine = load_machine(o.machine);
+    if (!o.collectives.empty()) {
+        request.collectives.clear();
+        for (const std::string& name : o.collectives)
+            if (!name.empty()) request.collectives.push_back(parse_collective(name));
+    }
+    for (const std::string& name : o.algorithms)
+        if (!name.empty()) request.algorithms.push_back(name);
+    request.radices = parse_int_list(o.radices, "-k", false);
+    if (o.sizes_option->count() > 0) request.sizes = parse_size_list(o.sizes);
+    if (o.ppn_option->count() > 0 && o.ppn < 1)
+        throw InputError(fmt::format("--ppn: must be >= 1 (got {})", o.ppn));
+    const int ppn = o.ppn_option->count() > 0 ? o.ppn : request.machine.devices_per_node();
+    std::vector<int> node_counts = parse_int_list(o.nodes, "--nodes", true);
+    if (node_counts.empty())
+        for (const Scale& s : default_select_scales(request.machine))
+            node_counts.push_back(s.nodes);
+    for (int n : node_counts) request.scales.push_back({n, ppn});
+    if (o.threads_option->count() > 0 && o.threads < 1)
+        throw InputError(fmt::format("--threads: must be >= 1 (got {})", o.threads));
+    request.threads = o.threads_option->count() > 0 ? o.threads : 0;  // 0: every core
+    request.contention = !o.no_contention;
+
+    EmitOptions emit_options;
+    if (!o.piccl_size.empty()) emit_options.piccl_bytes = parse_bytes(o.piccl_size, "--size");
+    if (!o.mpich_base.empty()) {
+        emit_options.mpich_base = o.mpich_base;
+        emit_options.mpich_base_text = read_file(o.mpich_base);
+    }
+    const std::vector<Destination> outputs = destinations(o);
+    const std::vector<std::uint64_t> sizes =
+        request.sizes.empty() ? default_select_sizes() : request.sizes;
+    for (const Destination& d : outputs)
+        check_emit(d.kind, request.scales.size(), sizes, emit_options);
+
+    SweepProgress progress;
+    request.progress = &progress;
+    SelectResult result;
+    {
+        ProgressBar bar(progress);
+        result = select(request);
+    }
+    for (const Destination& d : outputs) {
+        const Emitted emitted = emit(d.kind, result, emit_options);
+        write_file(d.file, emitted.text);
+        for (const std::string& remark : emitted.remarks)
+            fmt::print(stderr, "piccolo: note: {}\n", remark);
+    }
+}
+
+}  // namespace
+
+void add_select_command(CLI::App& app) {
+    auto o = std::make_shared<SelectOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "select",
+        "Choose the algorithm and k per collective, message size and scale by simulating every "
+        "candidate (defaults: delta preset, allgather and allreduce, all algorithms, every "
+        "valid k, 8 B..64 MiB, 1..64 nodes)");
+    cmd->add_option("--machine,-m", o->machine, "preset name or machine file (YAML, PICCL XML)")
+        ->capture_default_str();
+    cmd->add_option("--collective,-c", o->collectives, "allgather, allreduce or both (a,b)")
+        ->delimiter(',');
+    cmd->add_option("--algorithms,-a", o->algorithms,
+                    "algorithms to rank, e.g. rm,prm,k-ring (default: all; ring and rd are "
+                    "always simulated as the baseline)")
+        ->delimiter(',');
+    cmd->add_option("-k,--radices", o->radices,
+                    "candidate k for k-ring/rm/prm: list or range, e.g. 2,4,8 or 2-16 (default: "
+                    "every valid k)")
+        ->delimiter(',');
+    o->sizes_option =
+        cmd->add_option("--sizes,-s", o->sizes,
+                        "message sizes (allgather: per-rank contribution; allreduce: vector "
+                        "size): list or doubling range, e.g. 8,1KiB or 8-64MiB (default 8-64MiB)")
+            ->delimiter(',');
+    cmd->add_option("--nodes,-n", o->nodes,
+                    "node counts: list or doubling range, e.g. 1,4,16 or 1-64 (default 1-64)")
+        ->delimiter(',');
+    o->ppn_option = cmd->add_option("--ppn", o->ppn,
+                                    "ranks per node (default: the machine's devices per node)");
+    o->threads_option =
+        cmd->add_option("--threads,-j", o->threads, "worker threads (default: every core)");
+    cmd->add_flag("--no-contention", o->no_contention,
+                  "unlimited device slots and NIC lanes (pure LogGP)");
+    cmd->add_option("--format,-f", o->format, "stdout/-o format: table, csv, json or yaml")
+        ->capture_default_str();
+    o->output_option = cmd->add_option(
+        "-o,--output", o->outputs,
+        "file for the --format output, or, right after --emit KIND, for that output");
+    o->emit_option = cmd->add_option("--emit,-e", o->emits,
+                                     "also write KIND to the -o FILE that follows: table, csv, "
+                                     "json, yaml, mpich-json, piccl-env (repeatable)");
+    cmd->add_option("--size", o->piccl_size,
+                    "piccl-env: the message size to write PICCL settings for (one of --sizes)");
+    cmd->add_option("--mpich-base", o->mpich_base,
+                    "mpich-json: complete MPICH tuning file to merge the allgather/allreduce "
+                    "rules into (MPICH_SRC/maint/tuning/coll/mpir/generic.json)");
+    o->app = cmd;
+    cmd->callback([o] { run_select(*o); });
+}
+
+}  // namespace piccolo::cli

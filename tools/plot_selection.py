@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Plot `piccolo select` results: speedup over the non-parameterized baseline (the faster of
+ring and recursive doubling) against message size, one line per algorithm at its best k, one
+panel per collective and scale -- the style of Figs. 5 and 8 of Liu, Rhee, Wilkins, Dinda,
+"Parameterized Algorithms and Parameter Selection for Fast GPU-GPU Collective Communication".
+
+Input: the CSV (`piccolo select --format csv` or `--emit csv -o F`) or the JSON
+(`--format json` / `--emit json`). Needs Debian's python3-matplotlib only.
+
+    piccolo select --nodes 1,4,16 --format csv -o sel.csv
+    python3 tools/plot_selection.py sel.csv -o sel.png
+"""
+
+import argparse
+import csv
+import json
+import math
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display needed
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+ALGORITHM_STYLE = {  # colour, marker
+    "ring": ("#7f7f7f", "o"),
+    "k-ring": ("#d62728", "s"),
+    "rd": ("#8c564b", "v"),
+    "rm": ("#1f77b4", "^"),
+    "prd": ("#bcbd22", "D"),
+    "prm": ("#2ca02c", "P"),
+}
+
+
+def size_label(n):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return f"{n}B"
+
+
+def read_rows(path):
+    """One dict per (collective, scale, size, algorithm) with the algorithm's best k."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if text.lstrip().startswith("{"):
+        doc = json.loads(text)
+        rows = []
+        for s in doc["selections"]:
+            base = s["baseline"]["time_s"] if s.get("baseline") else None
+            best = s["best"]["algorithm"] if s.get("best") else None
+            for a in s["algorithms"]:
+                if "time_s" not in a:
+                    continue
+                rows.append({
+                    "collective": s["collective"], "nodes": s["nodes"], "ppn": s["ppn"],
+                    "ranks": s["ranks"], "bytes": s["size_bytes"], "algorithm": a["algorithm"],
+                    "k": a.get("k"), "time": a["time_s"],
+                    "speedup": base / a["time_s"] if base else math.nan,
+                    "best": a["algorithm"] == best, "machine": doc.get("machine", "?"),
+                    "meaning": doc["size_meaning"].get(s["collective"], "")})
+        return rows
+    rows = []
+    for r in csv.DictReader(text.splitlines()):
+        if not r["time_s"]:
+            continue  # not run at this size (reason in the 'skipped' column)
+        rows.append({
+            "collective": r["collective"], "nodes": int(r["nodes"]), "ppn": int(r["ppn"]),
+            "ranks": int(r["ranks"]), "bytes": int(r["size_bytes"]), "algorithm": r["algorithm"],
+            "k": int(r["k"]) if r["k"] else None, "time": float(r["time_s"]),
+            "speedup": float(r["speedup_vs_baseline"]), "best": r["best"] == "1",
+            "machine": r["machine"], "meaning": r["size_meaning"]})
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("input", help="CSV or JSON written by piccolo select")
+    ap.add_argument("-o", "--output", default="selection.png", help="PNG (or PDF/SVG) to write")
+    ap.add_argument("--collective", action="append", help="only these collectives")
+    ap.add_argument("--nodes", type=int, action="append", help="only these node counts")
+    ap.add_argument("--no-k-labels", action="store_true", help="do not print k at the markers")
+    args = ap.parse_args()
+
+    rows = read_rows(args.input)
+    if args.collective:
+        rows = [r for r in rows if r["collective"] in args.collective]
+    if args.nodes:
+        rows = [r for r in rows if r["nodes"] in args.nodes]
+    if not rows:
+        sys.exit(f"{args.input}: no simulated rows to plot (check --collective/--nodes)")
+
+    collectives = sorted({r["collective"] for r in rows})
+    scales = sorted({(r["ranks"], r["nodes"], r["ppn"]) for r in rows})
+    panels = defaultdict(lambda: defaultdict(list))  # (coll, scale) -> algorithm -> rows
+    for r in rows:
+        panels[(r["collective"], (r["ranks"], r["nodes"], r["ppn"]))][r["algorithm"]].append(r)
+
+    fig, axes = plt.subplots(len(collectives), len(scales), squeeze=False, sharex=True,
+                             figsize=(max(7.0, 4.2 * len(scales)), 3.4 * len(collectives)))
+    for i, coll in enumerate(collectives):
+        for j, scale in enumerate(scales):
+            ax = axes[i][j]
+            ranks, nodes, ppn = scale
+            for algorithm, series in sorted(panels[(coll, scale)].items()):
+                series.sort(key=lambda r: r["bytes"])
+                colour, marker = ALGORITHM_STYLE.get(algorithm, ("black", "x"))
+                xs = [r["bytes"] for r in series]
+                ys = [r["speedup"] for r in series]
+                ax.plot(xs, ys, color=colour, marker=marker, markersize=4, linewidth=1.2,
+                        label=algorithm)
+                # Filled markers where this algorithm is the selection.
+                best = [(r["bytes"], r["speedup"]) for r in series if r["best"]]
+                if best:
+                    ax.scatter(*zip(*best), color=colour, marker=marker, s=46, zorder=3,
+                               edgecolors="black", linewidths=0.6)
+                if not args.no_k_labels and series[0]["k"] is not None:
+                    previous = None
+                    for r in series:  # label k where it changes, to keep panels readable
+                        if r["k"] != previous:
+                            ax.annotate(f"k={r['k']}", (r["bytes"], r["speedup"]),
+                                        textcoords="offset points", xytext=(0, 5),
+                                        fontsize=6, color=colour, ha="center")
+                            previous = r["k"]
+            ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+            ax.set_xscale("log", base=2)
+            ticks = sorted({r["bytes"] for r in rows})
+            step = max(1, len(ticks) // 6)
+            ax.set_xticks(ticks[::step])
+            ax.set_xticklabels([size_label(t) for t in ticks[::step]], fontsize=7)
+            ax.tick_params(axis="y", labelsize=7)
+            ax.grid(True, which="major", linewidth=0.3)
+            ax.set_title(f"{coll}, {nodes} node{'s' if nodes != 1 else ''} x {ppn} = {ranks} ranks",
+                         fontsize=9)
+            if j == 0:
+                ax.set_ylabel("speedup over best of ring, rd", fontsize=8)
+            meaning = next(r["meaning"] for r in rows if r["collective"] == coll)
+            ax.set_xlabel(f"message size ({meaning})", fontsize=8)
+            ax.xaxis.set_tick_params(labelbottom=True)
+    handles, labels = [], []
+    for ax in axes.flat:  # every algorithm once, whichever panel has it
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    order = [a for a in ALGORITHM_STYLE if a in labels] + [l for l in labels
+                                                           if l not in ALGORITHM_STYLE]
+    handles = [handles[labels.index(a)] for a in order]
+    fig.suptitle(f"piccolo select on {rows[0]['machine']}: each algorithm at its best k "
+                 "(big markers: the selection)", fontsize=10)
+    fig.legend(handles, order, loc="upper center", bbox_to_anchor=(0.5, 0.96), ncol=len(order),
+               fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.93 if len(collectives) > 1 else 0.88))
+    fig.savefig(args.output, dpi=150)
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
