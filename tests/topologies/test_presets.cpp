@@ -31,7 +31,8 @@ std::string error_of(auto&& action) {
 
 TEST_CASE("the preset list") {
     CHECK(preset_names() == std::vector<std::string>{"aurora", "delta", "dgx-h100", "frontier",
-                                                     "laptop-mpi", "polaris"});
+                                                     "laptop-measured-2026-11-22", "laptop-mpi",
+                                                     "polaris"});
     CHECK(default_preset_name() == "delta");
 }
 
@@ -116,11 +117,12 @@ TEST_CASE("load_machine: preset, YAML file, PICCL XML, or a clear error") {
     CHECK(load_machine(data + "two-level.yaml").name == "two-level");
     CHECK(load_machine(data + "piccl-topo.xml").name == "piccl-topo");
     CHECK(error_of([] { load_preset("deltaa"); }) ==
-          "unknown machine preset 'deltaa' (known: aurora, delta, dgx-h100, frontier, laptop-mpi, "
-          "polaris)");
+          "unknown machine preset 'deltaa' (known: aurora, delta, dgx-h100, frontier, "
+          "laptop-measured-2026-11-22, laptop-mpi, polaris)");
     CHECK(error_of([] { load_machine("deltaa"); }) ==
-          "unknown machine 'deltaa': not a preset (aurora, delta, dgx-h100, frontier, laptop-mpi, "
-          "polaris) nor a .yaml/.yml/.xml file; run 'piccolo machines' to list the presets");
+          "unknown machine 'deltaa': not a preset (aurora, delta, dgx-h100, frontier, "
+          "laptop-measured-2026-11-22, laptop-mpi, polaris) nor a .yaml/.yml/.xml file; run "
+          "'piccolo machines' to list the presets");
     CHECK(error_of([&] { load_machine(data + "l0.csv"); }) ==
           data +
               "l0.csv: unknown machine file type '.csv' (use .yaml/.yml for piccolo machines or "

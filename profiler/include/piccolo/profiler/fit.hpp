@@ -1,0 +1,97 @@
+#pragma once
+// From raw PRTT samples to LogGP tables (DESIGN.md "Profiler"):
+//   gap(s) = [PRTT(n,0,s) - PRTT(1,0,s)] / (n-1)     fitted piecewise as g + (s-1) G
+//   o_s(s) = [PRTT(n,d,s) - PRTT(1,0,s)] / (n-1) - d with d = PRTT(1,0,s)
+//   o_r(s) measured at the receiver
+//   L(s)   = PRTT(1,0,s)/2 - o_s - o_r - (s-1) G     (so L does not count the overheads twice)
+// Medians after MAD outlier rejection per series; segments (protocols) chosen on the gap and
+// half-round-trip curves together; residuals reported per segment.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "piccolo/machine.hpp"
+#include "piccolo/profiler/raw_data.hpp"
+#include "piccolo/profiler/segmented_fit.hpp"
+
+namespace piccolo::profiler {
+
+// Medians of the four series at one message size.
+struct SizePoint {
+    double bytes = 0;
+    int n = 0;         // train length of PRTT(n, ., s)
+    double delay = 0;  // d of PRTT(n, d, s)
+    double prtt1 = 0, prtt_n = 0, prtt_nd = 0, o_r = 0;
+    std::size_t samples = 0, rejected = 0;
+
+    [[nodiscard]] double gap() const { return (prtt_n - prtt1) / (n - 1); }
+    [[nodiscard]] double o_s() const { return (prtt_nd - prtt1) / (n - 1) - delay; }
+    [[nodiscard]] double half_round_trip() const { return prtt1 / 2; }
+};
+
+struct SegmentFit {
+    double first_bytes = 0, last_bytes = 0;
+    std::size_t points = 0;
+    // All four are lines in x = s - 1 over the segment's sizes.
+    LineFit gap;              // intercept g, slope G
+    LineFit half_round_trip;  // intercept L + o_s + o_r
+    LineFit o_s, o_r;
+    // Parameters at the segment's first size, before the consistency adjustments of the table.
+    [[nodiscard]] LogGP parameters() const;
+};
+
+struct LevelFit {
+    std::string level;
+    std::vector<SizePoint> points;
+    std::vector<SegmentFit> segments;
+    std::vector<LogGPRow> rows;      // the table written to the machine file
+    std::vector<std::string> notes;  // consistency adjustments, in words
+};
+
+struct RadixFit {
+    std::string scope;  // device, node, group, ...
+    std::size_t bytes = 0;
+    std::vector<int> concurrency;
+    std::vector<double> throughput;  // bytes per second, aggregate
+    int knee = 0;
+    bool saturated = false;  // false: throughput still grew at the largest concurrency
+};
+
+struct ComputeFit {
+    std::string kind;  // reduce or copy
+    double seconds_per_byte = 0;
+};
+
+struct ProfileFit {
+    std::vector<LevelFit> levels;
+    std::vector<RadixFit> radices;
+    std::vector<ComputeFit> compute;
+};
+
+struct FitOptions {
+    SegmentationOptions segmentation;
+    double radix_min_gain = 0.10;
+};
+
+// First c whose successor raises the throughput by less than min_gain (relative); the last c
+// (saturated = false) when every step still gains. Inputs sorted by concurrency, non-empty.
+RadixFit find_knee(RadixFit probe, double min_gain = 0.10);
+
+// Throws InputError (naming `origin`) when a level lacks one of the series.
+ProfileFit fit_profile(const RawData& raw, const std::string& origin,
+                       const FitOptions& options = {});
+
+// Machine with one level per raw.levels entry (tables of unmeasured levels copied from the
+// nearest measured one, noted in `notes`), radices from the knees, compute costs if measured.
+Machine to_machine(const RawData& raw, const ProfileFit& fit,
+                   std::vector<std::string>* notes = nullptr);
+
+// Human-readable fit report (one line per segment, per size and per radix probe).
+std::string format_report(const ProfileFit& fit);
+
+// The machine YAML with a '#' header: raw.info lines (date, command, host, ...), the report
+// and the notes. This is the file `piccolo sim --machine FILE` reads.
+std::string profile_yaml(const RawData& raw, const ProfileFit& fit);
+
+}  // namespace piccolo::profiler

@@ -1,0 +1,140 @@
+#include "nccl_transport.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "mpi_transport.hpp"
+
+namespace piccolo::profiler {
+namespace {
+
+constexpr int control_tag = 2;
+
+void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) {
+        throw std::runtime_error(
+            fmt::format("{}: CUDA error {}", what, cudaGetErrorString(status)));
+    }
+}
+
+void check(ncclResult_t status, const char* what) {
+    if (status != ncclSuccess) {
+        throw std::runtime_error(
+            fmt::format("{}: NCCL error {}", what, ncclGetErrorString(status)));
+    }
+}
+
+}  // namespace
+
+int cuda_device_count(const char** why) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        if (why != nullptr) *why = cudaGetErrorString(status);
+        return 0;
+    }
+    if (count == 0 && why != nullptr) *why = "the CUDA runtime reports 0 devices";
+    return count;
+}
+
+NcclTransport::NcclTransport(const RankContext& context, std::size_t capacity)
+    : world_(context.world), capacity_(capacity) {
+    const int devices = cuda_device_count();
+    if (devices == 0) throw std::runtime_error("no CUDA device");
+    // One process per GPU: the i-th rank of a node drives the node's i-th device.
+    check(cudaSetDevice(context.local_rank % devices), "cudaSetDevice");
+    ncclUniqueId id{};
+    if (context.rank == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, world_);
+    check(ncclCommInitRank(&comm_, context.size, id, context.rank), "ncclCommInitRank");
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+    check(cudaMalloc(&send_buffer_, capacity_), "cudaMalloc");
+    check(cudaMalloc(&recv_buffer_, capacity_), "cudaMalloc");
+    check(cudaMemset(send_buffer_, 1, capacity_), "cudaMemset");
+    check(cudaMemset(recv_buffer_, 0, capacity_), "cudaMemset");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+NcclTransport::~NcclTransport() {
+    // Destructors must not throw: release what exists and ignore late errors.
+    if (stream_ != nullptr) cudaStreamSynchronize(stream_);
+    if (comm_ != nullptr) ncclCommDestroy(comm_);
+    if (send_buffer_ != nullptr) cudaFree(send_buffer_);
+    if (recv_buffer_ != nullptr) cudaFree(recv_buffer_);
+    if (start_ != nullptr) cudaEventDestroy(start_);
+    if (stop_ != nullptr) cudaEventDestroy(stop_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+}
+
+void NcclTransport::check_capacity(std::size_t bytes) const {
+    if (bytes > capacity_) {
+        throw std::length_error(
+            fmt::format("{} bytes in flight exceed the {} allocated", bytes, capacity_));
+    }
+}
+
+void NcclTransport::send(int peer, std::size_t bytes) {
+    check_capacity(bytes);
+    check(ncclSend(send_buffer_, bytes, ncclInt8, peer, comm_, stream_), "ncclSend");
+}
+
+void NcclTransport::recv(int peer, std::size_t bytes) {
+    check_capacity(bytes);
+    check(ncclRecv(recv_buffer_, bytes, ncclInt8, peer, comm_, stream_), "ncclRecv");
+}
+
+void NcclTransport::send_concurrent(int peer, std::size_t bytes, int count) {
+    check_capacity(bytes * static_cast<std::size_t>(count));
+    auto* base = static_cast<char*>(send_buffer_);
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (int i = 0; i < count; ++i) {
+        check(ncclSend(base + static_cast<std::size_t>(i) * bytes, bytes, ncclInt8, peer, comm_,
+                       stream_),
+              "ncclSend");
+    }
+    check(ncclGroupEnd(), "ncclGroupEnd");
+}
+
+void NcclTransport::recv_concurrent(int peer, std::size_t bytes, int count) {
+    check_capacity(bytes * static_cast<std::size_t>(count));
+    auto* base = static_cast<char*>(recv_buffer_);
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (int i = 0; i < count; ++i) {
+        check(ncclRecv(base + static_cast<std::size_t>(i) * bytes, bytes, ncclInt8, peer, comm_,
+                       stream_),
+              "ncclRecv");
+    }
+    check(ncclGroupEnd(), "ncclGroupEnd");
+}
+
+// The host spins while the GPU drains what was enqueued: between two ncclSend calls of a
+// PRTT(n,d,s) train the device sits idle for d, as the method requires.
+void NcclTransport::busy_wait(double seconds) {
+    spin_for(seconds);
+}
+
+void NcclTransport::start_timer() {
+    check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+}
+
+double NcclTransport::stop_timer() {
+    check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float milliseconds = 0;
+    check(cudaEventElapsedTime(&milliseconds, start_, stop_), "cudaEventElapsedTime");
+    return static_cast<double>(milliseconds) * 1e-3;
+}
+
+void NcclTransport::send_control(int peer, std::span<const double> words) {
+    MPI_Send(words.data(), static_cast<int>(words.size()), MPI_DOUBLE, peer, control_tag, world_);
+}
+
+void NcclTransport::recv_control(int peer, std::span<double> words) {
+    MPI_Recv(words.data(), static_cast<int>(words.size()), MPI_DOUBLE, peer, control_tag, world_,
+             MPI_STATUS_IGNORE);
+}
+
+}  // namespace piccolo::profiler

@@ -1,0 +1,232 @@
+#include "piccolo/profiler/raw_data.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+#include <string_view>
+
+#include "piccolo/error.hpp"
+
+namespace piccolo::profiler {
+namespace {
+
+constexpr std::array<std::string_view, 7> column_names = {"level", "kind", "n",      "delay_s",
+                                                          "bytes", "rep",  "seconds"};
+constexpr const char* row_hint = "each data row is level,kind,n,delay_s,bytes,rep,seconds";
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    const auto last = text.find_last_not_of(" \t\r");
+    return text.substr(first, last - first + 1);
+}
+
+bool is_name(std::string_view text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-' || c == '.';
+    });
+}
+
+// Reports problems of one line as "ORIGIN:LINE: field 'F': ...".
+class LineContext {
+  public:
+    LineContext(const std::string& origin, std::size_t line) : origin_(origin), line_(line) {}
+
+    [[noreturn]] void fail(std::string_view field, std::string_view problem) const {
+        throw InputError(fmt::format("{}:{}: field '{}': {}", origin_, line_, field, problem));
+    }
+
+    template <typename Int>
+    Int integer(std::string_view field, std::string_view text, Int min_value) const {
+        Int value{};
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc{} || end != text.data() + text.size()) {
+            fail(field, fmt::format("'{}' is not an integer ({})", text, row_hint));
+        }
+        if (value < min_value) {
+            fail(field, fmt::format("{} is below the minimum {}", value, min_value));
+        }
+        return value;
+    }
+
+    double real(std::string_view field, std::string_view text) const {
+        double value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc{} || end != text.data() + text.size()) {
+            fail(field, fmt::format("'{}' is not a number ({})", text, row_hint));
+        }
+        if (!std::isfinite(value) || value < 0) {
+            fail(field, fmt::format("{} must be finite and not negative", text));
+        }
+        return value;
+    }
+
+  private:
+    const std::string& origin_;
+    std::size_t line_;
+};
+
+SampleKind parse_kind(const LineContext& context, std::string_view text) {
+    if (text == "prtt") return SampleKind::prtt;
+    if (text == "o_r") return SampleKind::o_r;
+    if (text == "radix") return SampleKind::radix;
+    if (text == "compute") return SampleKind::compute;
+    context.fail("kind", fmt::format("unknown kind '{}' (use prtt, o_r, radix or compute)", text));
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find(separator, start);
+        parts.push_back(trim(text.substr(start, end - start)));
+        if (end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    return parts;
+}
+
+void parse_header_line(const LineContext& context, std::string_view comment, RawData& data) {
+    const auto colon = comment.find(':');
+    if (colon == std::string_view::npos) return;  // free text comment
+    const std::string_view key = trim(comment.substr(0, colon));
+    const std::string_view value = trim(comment.substr(colon + 1));
+    if (!is_name(key)) return;
+    if (key == "machine") {
+        data.machine_name = std::string(value);
+    } else if (key == "description") {
+        data.description = std::string(value);
+    } else if (key == "level") {
+        const auto space = value.find(' ');
+        const std::string_view name = trim(value.substr(0, space));
+        const std::string_view fanout =
+            space == std::string_view::npos ? std::string_view{} : trim(value.substr(space));
+        if (!is_name(name) || fanout.empty()) {
+            context.fail("level",
+                         fmt::format("'{}' is not 'NAME FANOUT' (e.g. '# level: node 4')", value));
+        }
+        data.levels.push_back({std::string(name), context.integer<int>("level", fanout, 0)});
+    } else {
+        data.info.emplace_back(std::string(key), std::string(value));
+    }
+}
+
+}  // namespace
+
+const char* to_string(SampleKind kind) {
+    switch (kind) {
+        case SampleKind::prtt:
+            return "prtt";
+        case SampleKind::o_r:
+            return "o_r";
+        case SampleKind::radix:
+            return "radix";
+        case SampleKind::compute:
+            return "compute";
+    }
+    return "?";
+}
+
+void write_raw_csv(std::ostream& out, const RawData& data) {
+    out << "# piccolo raw profiler samples (see profiler/README.md)\n";
+    if (!data.machine_name.empty()) out << "# machine: " << data.machine_name << '\n';
+    if (!data.description.empty()) out << "# description: " << data.description << '\n';
+    for (const auto& level : data.levels) {
+        out << "# level: " << level.name << ' ' << level.fanout << '\n';
+    }
+    for (const auto& [key, value] : data.info) out << "# " << key << ": " << value << '\n';
+    out << raw_csv_columns << '\n';
+    for (const auto& s : data.samples) {
+        // 17 significant digits: refitting the file reproduces the live fit exactly.
+        out << fmt::format("{},{},{},{:.17g},{},{},{:.17g}\n", s.level, to_string(s.kind), s.n,
+                           s.delay, s.bytes, s.rep, s.seconds);
+    }
+}
+
+void write_raw_csv(const std::filesystem::path& file, const RawData& data) {
+    std::ofstream out(file);
+    if (!out) {
+        throw InputError(
+            fmt::format("{}: cannot open for writing (check the directory exists)", file.string()));
+    }
+    write_raw_csv(out, data);
+    if (!out) throw InputError(fmt::format("{}: write failed (disk full?)", file.string()));
+}
+
+RawData parse_raw_csv(std::istream& in, const std::string& origin) {
+    RawData data;
+    std::string line;
+    std::size_t line_number = 0;
+    bool have_header = false;
+    while (std::getline(in, line)) {
+        ++line_number;
+        const LineContext context(origin, line_number);
+        const std::string_view text = trim(line);
+        if (text.empty()) continue;
+        if (text.front() == '#') {
+            if (!have_header) parse_header_line(context, text.substr(1), data);
+            continue;
+        }
+        const auto fields = split(text, ',');
+        if (!have_header) {
+            const bool matches =
+                std::equal(fields.begin(), fields.end(), column_names.begin(), column_names.end());
+            if (!matches) {
+                context.fail("header", fmt::format("expected the column line '{}', got '{}'",
+                                                   raw_csv_columns, text));
+            }
+            have_header = true;
+            continue;
+        }
+        if (fields.size() != column_names.size()) {
+            context.fail("row", fmt::format("{} fields instead of {} ({})", fields.size(),
+                                            column_names.size(), row_hint));
+        }
+        RawSample sample;
+        if (!is_name(fields[0])) {
+            context.fail("level",
+                         fmt::format("'{}' is not a level name (letters, digits, _-.)", fields[0]));
+        }
+        sample.level = std::string(fields[0]);
+        sample.kind = parse_kind(context, fields[1]);
+        sample.n = context.integer<int>("n", fields[2], 1);
+        sample.delay = context.real("delay_s", fields[3]);
+        sample.bytes = context.integer<std::size_t>("bytes", fields[4], 1);
+        sample.rep = context.integer<int>("rep", fields[5], 0);
+        sample.seconds = context.real("seconds", fields[6]);
+        if (sample.seconds <= 0) context.fail("seconds", "a duration must be positive");
+        data.samples.push_back(std::move(sample));
+    }
+    if (!have_header) {
+        throw InputError(
+            fmt::format("{}:{}: field 'header': no column line '{}' (is this a "
+                        "piccolo raw profile CSV?)",
+                        origin, line_number + 1, raw_csv_columns));
+    }
+    if (data.samples.empty()) {
+        throw InputError(
+            fmt::format("{}:{}: field 'row': no data rows after the column line "
+                        "(re-run the profiler)",
+                        origin, line_number + 1));
+    }
+    return data;
+}
+
+RawData read_raw_csv(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) {
+        throw InputError(
+            fmt::format("{}: cannot open raw profile CSV (check the path)", file.string()));
+    }
+    return parse_raw_csv(in, file.string());
+}
+
+}  // namespace piccolo::profiler
