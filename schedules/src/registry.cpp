@@ -7,6 +7,7 @@
 
 #include "algorithms.hpp"
 #include "piccolo/error.hpp"
+#include "radix_plan.hpp"
 
 namespace piccolo {
 
@@ -14,20 +15,56 @@ namespace {
 
 using namespace detail;
 
+bool divides_p(Rank p, int k) {
+    return p % k == 0;
+}
+bool any_k(Rank, int) {
+    return true;
+}
+
 constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"ring", "ring: p-1 rounds to the next rank (Allreduce: reduce-scatter + allgather)", false,
-     nullptr, generate_ring},
+     nullptr, nullptr, generate_ring},
     {"k-ring", "k-ring: rings inside groups of k consecutive ranks and across groups; k | p", true,
-     k_ring_radices, generate_k_ring},
+     k_ring_radices, divides_p, generate_k_ring},
     {"rd", "recursive doubling: log2 p rounds, partner distance 1, 2, 4, ...", false, nullptr,
-     generate_rd},
+     nullptr, generate_rd},
     {"rm", "recursive multiplying: k-1 partners per round, spacing 1, k, k^2, ...", true, any_radix,
-     generate_rm},
+     any_k, generate_rm},
     {"prd", "distance-halving recursive doubling: partner distance p/2, p/4, ..., then permute",
-     false, nullptr, generate_prd},
+     false, nullptr, nullptr, generate_prd},
     {"prm", "permuted recursive multiplying: spacing p/k, p/k^2, ..., then permute", true,
-     any_radix, generate_prm},
+     any_radix, any_k, generate_prm},
 });
+
+// The IR indexes tasks, dependencies and payload items with 32 bits: refuse, with numbers, a
+// request that would not fit instead of failing halfway through a multi-gigabyte allocation.
+void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
+    const auto p = static_cast<double>(r.ranks);
+    const bool segmented = info.name == "ring" || info.name == "k-ring";
+    const bool gather = r.collective == Collective::allgather;
+    double transfers = p * (p - 1);  // ring, k-ring
+    if (!segmented) {
+        const RadixPlan plan = plan_radices(r.ranks, info.has_radix ? r.k : 2);
+        transfers = 2.0 * plan.extra(r.ranks);
+        for (int radix : plan.radices) transfers += static_cast<double>(plan.core) * (radix - 1);
+    }
+    const double tasks = gather ? transfers : 3 * transfers;  // allreduce: + phase / reduces
+    // Allgather payload lists name every block each rank receives: about p (p - 1) in all.
+    const double payload = r.payload && gather ? p * (p - 1) : 0;
+    constexpr double limit = 4294967295.0;
+    if (tasks > limit || payload > limit)
+        throw InputError(fmt::format(
+            "-p/--ranks: {} {} with p = {} needs {:.3g} tasks{}; a schedule holds at most 2^32 - 1 "
+            "(use fewer ranks{})",
+            to_string(r.collective), info.name, r.ranks, tasks,
+            payload > limit ? fmt::format(" and {:.3g} payload entries", payload) : "",
+            payload > limit ? ", or --no-payload" : ""));
+    const double total = static_cast<double>(r.bytes) * (gather ? p : 1.0);
+    if (total > 1.8e19)
+        throw InputError(fmt::format("--bytes: {} bytes x {} ranks overflows a 64-bit byte count",
+                                     r.bytes, r.ranks));
+}
 
 }  // namespace
 
@@ -54,12 +91,11 @@ Schedule generate(const GenerateRequest& request) {
         if (request.k < 2 || request.k > p)
             throw InputError(
                 fmt::format("-k: {} needs 2 <= k <= p = {} (got k = {})", info.name, p, request.k));
-        const std::vector<int> valid = info.valid_radices(p);
-        if (std::find(valid.begin(), valid.end(), request.k) == valid.end())
+        if (!info.accepts_radix(p, request.k))
             throw InputError(
                 fmt::format("-k: {} with p = {} accepts k in {{{}}} (got k = {}); "
                             "k-ring needs k to divide p",
-                            info.name, p, fmt::join(valid, ", "), request.k));
+                            info.name, p, fmt::join(info.valid_radices(p), ", "), request.k));
     } else {
         resolved.k = info.name == "ring" ? 0 : 2;
     }
@@ -70,6 +106,7 @@ Schedule generate(const GenerateRequest& request) {
             "--bytes: {} Allreduce cuts the vector into p = {} segments, so it needs at least {} "
             "bytes (got {}); use rd/rm/prd/prm for smaller vectors",
             info.name, p, p, request.bytes));
+    check_capacity(info, resolved);
     return info.generate(resolved);
 }
 

@@ -167,3 +167,27 @@ TEST_CASE("requests that cannot be generated are refused with one line") {
     CHECK_THROWS_WITH_AS(make(Collective::allreduce, "ring", 0, 16, 8),
                          doctest::Contains("needs at least 16 bytes"), InputError);
 }
+
+TEST_CASE("fold-in core = the largest k-smooth number <= p") {
+    // p = 1000, k = 3: 972 = 2^2 * 3^5 is the largest 3-smooth number <= 1000; its radices are
+    // five 3s and two 2s (3 * 2 > 3), so 972 * (5 * 2 + 2 * 1) exchange messages plus 2 * 28
+    // fold messages (ranks 972..999 hand in to 0..27 and get the result back).
+    const Schedule s = make(Collective::allgather, "rm", 3, 1000, 1, false);
+    CHECK(s.transfer_count() == 972u * 12 + 2 * 28);
+    CHECK(s.src[0] == 972);
+    CHECK(s.dst[0] == 0);
+    // p = 1023, k = 2: the core is 512, 511 ranks fold in.
+    CHECK(make(Collective::allgather, "rd", 0, 1023, 1, false).transfer_count() ==
+          512u * 9 + 2 * 511);
+    // k > 16 takes the other search path: p = 1009 (prime), k = 17: 1008 = 2^4 3^2 7.
+    CHECK(make(Collective::allgather, "rm", 17, 1009, 1, false).src[0] == 1008);
+}
+
+TEST_CASE("requests too large for the IR are refused before any allocation") {
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "rm", 2, 2147483647, 8, false),
+                         "-p/--ranks: allgather rm with p = 2147483647 needs 3.44e+10 tasks; a "
+                         "schedule holds at most 2^32 - 1 (use fewer ranks)",
+                         InputError);
+    CHECK_THROWS_WITH_AS(make(Collective::allgather, "ring", 0, 70000, 8, true),
+                         doctest::Contains("payload entries"), InputError);
+}

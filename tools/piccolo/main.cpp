@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
 #include "commands.hpp"
 #include "piccolo/error.hpp"
@@ -33,6 +34,14 @@ int main(int argc, char** argv) {
     } catch (const piccolo::InputError& e) {
         fmt::print(stderr, "piccolo: error: {}\n", e.what());
         return 2;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr,
+                   "piccolo: error: not enough memory for this request (fewer ranks, or "
+                   "--no-payload for gen, need less)\n");
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "piccolo: internal error: {} (please report it)\n", e.what());
+        return 1;
     }
     return 0;
 }

@@ -24,8 +24,10 @@ struct AlgorithmInfo {
     std::string_view name;
     std::string_view summary;
     bool has_radix = false;  // whether k is a parameter
-    // Valid k for p ranks (empty when the algorithm has no radix).
+    // Valid k for p ranks (empty when the algorithm has no radix), and the same as a test that
+    // needs no list (2 <= k <= p is checked separately).
     std::vector<int> (*valid_radices)(Rank p) = nullptr;
+    bool (*accepts_radix)(Rank p, int k) = nullptr;
     Schedule (*generate)(const GenerateRequest& request) = nullptr;
 };
 
