@@ -36,8 +36,8 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const std::bad_alloc&) {
         fmt::print(stderr,
-                   "piccolo: error: not enough memory for this request (fewer ranks, or "
-                   "--no-payload for gen, need less)\n");
+                   "piccolo: error: not enough memory for this request (use fewer ranks; gen "
+                   "--no-payload needs less)\n");
         return 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "piccolo: internal error: {} (please report it)\n", e.what());
