@@ -377,8 +377,9 @@ class XmlReader {
             std::int64_t last = first;
             if (dash != std::string_view::npos)
                 last = integer<std::int64_t>(node, name, item.substr(dash + 1), first);
-            if (last > std::numeric_limits<Int>::max() ||
-                (std::is_same_v<Int, std::uint32_t> && last - first > (1 << 26)))
+            // A range longer than 2^26 cannot be a list of real ids or pieces; refuse it rather
+            // than expand a typo like "0-99999999999" into billions of entries.
+            if (last > std::numeric_limits<Int>::max() || last - first > (1 << 26))
                 fail(node, fmt::format("{}: value out of range in \"{}\"", name, item));
             for (std::int64_t v = first; v <= last; ++v) out.push_back(static_cast<Int>(v));
             pos = comma + 1;
