@@ -65,7 +65,8 @@ struct Waiting {  // a transfer queued for a send slot
 
 class Engine {
   public:
-    Engine(const Schedule& s, const Machine& m, const RankLayout& layout, const SimOptions& o)
+    Engine(const Schedule& s, const Csr<TaskId>& successors, const Machine& m,
+           const RankLayout& layout, const SimOptions& o)
         : s_(s),
           machine_(m),
           options_(o),
@@ -76,7 +77,7 @@ class Engine {
           waiting_head_(ranks_, 0),
           next_wake_(ranks_, unknown_time),
           compute_free_(ranks_, 0.0),
-          successors_(s.successors()),
+          successors_(successors),
           missing_(s.size()) {
         resolve_parameters();
         // Unit of every rank at every level below the system, and that level's lanes.
@@ -92,6 +93,11 @@ class Engine {
             ingress_.emplace_back(static_cast<std::size_t>(count), radix(m.levels[level].radix));
         }
         chosen_.resize(m.levels.size());
+        // limited_lanes_below_[l]: a transfer priced at level l leaves a unit with limited lanes.
+        limited_lanes_below_.assign(m.levels.size(), false);
+        for (std::size_t level = 1; level < m.levels.size(); ++level)
+            limited_lanes_below_[level] =
+                limited_lanes_below_[level - 1] || egress_[level - 1].limited();
         result_.rank_finish.assign(ranks_, 0.0);
         for (const Level& level : m.levels) result_.levels.push_back({level.name});
         result_.queueing = {{"device send slots"}, {"device receive slots"}};
@@ -161,16 +167,22 @@ class Engine {
             if (unit_[level][a] == unit_[level][b]) return level;
         return unit_.size();
     }
-    [[nodiscard]] std::size_t cost_index(TaskId t) const {
-        return level_of(t) * s_.size_values.size() + s_.size_class[t];
+    // What one event needs of its transfer, derived once: the level that prices it, its LogGP
+    // parameters and (m-1)G.
+    struct Priced {
+        std::size_t level;
+        const LogGP* p;
+        double wire;
+    };
+    [[nodiscard]] Priced priced(TaskId t) const {
+        const std::size_t level = level_of(t);
+        const std::size_t index = level * s_.size_values.size() + s_.size_class[t];
+        return {level, &params_[index], wire_[index]};
     }
     [[nodiscard]] bool contention() const { return options_.contention; }
-    // Does the transfer cross the boundary of a unit whose lanes are limited?
-    [[nodiscard]] bool needs_lanes(TaskId t) const {
-        const std::size_t top = level_of(t);
-        for (std::size_t level = 0; level < top; ++level)
-            if (egress_[level].limited()) return true;
-        return false;
+    // Does a transfer priced at `level` cross the boundary of a unit whose lanes are limited?
+    [[nodiscard]] bool needs_lanes(const Priced& x) const {
+        return contention() && limited_lanes_below_[x.level];
     }
 
     void record_wait(std::size_t point, double delay) {
@@ -219,36 +231,36 @@ class Engine {
 
     // ts = now: o_s starts. Without lane limits everything up to the arrival is known now.
     void start_send(TaskId t, double now, double* slot) {
-        const LogGP& p = params_[cost_index(t)];
+        const Priced x = priced(t);
         if (options_.record_trace) trace_[t].send_start = now;
-        if (contention() && needs_lanes(t)) {
+        if (needs_lanes(x)) {
             if (slot) *slot = unknown_time;  // released at INJECT
-            events_.push({now + p.o_s, EventKind::inject, t});
+            events_.push({now + x.p->o_s, EventKind::inject, t});
             return;
         }
-        if (slot) *slot = now + std::max(p.o_s, p.g) + wire_[cost_index(t)];
-        injected(t, now + p.o_s);
+        if (slot) *slot = now + std::max(x.p->o_s, x.p->g) + x.wire;
+        injected(t, x, now + x.p->o_s);
     }
 
     // Take one lane of every unit the transfer leaves, then release the send slot.
     void inject(TaskId t, double now) {
-        const double start = take_lanes(t, now, egress_, s_.src[t], 2);
+        const Priced x = priced(t);
+        const double start = take_lanes(x, now, egress_, s_.src[t], 2);
         if (send_slots_.limited()) {
             const auto device = static_cast<std::size_t>(s_.src[t]);
-            const LogGP& p = params_[cost_index(t)];
             // The slot's busy time max(o_s, g) + (m-1)G from ts shifts with the injection.
             double& slot = send_slots_.unresolved(device);
-            slot = start + (std::max(p.o_s, p.g) - p.o_s) + wire_[cost_index(t)];
+            slot = start + (std::max(x.p->o_s, x.p->g) - x.p->o_s) + x.wire;
             if (waiting_head_[device] < waiting_[device].size()) schedule_wake(device, slot);
         }
-        injected(t, start);
+        injected(t, x, start);
     }
 
     // Waits for one lane of each unit (below the transfer's common level) that `rank` belongs to,
     // holds them all for the (m-1)G window and returns the window's start.
-    double take_lanes(TaskId t, double now, std::vector<Servers>& lanes, Rank rank,
+    double take_lanes(const Priced& x, double now, std::vector<Servers>& lanes, Rank rank,
                       std::size_t first_point) {
-        const std::size_t top = level_of(t);
+        const std::size_t top = x.level;
         double start = now;
         std::size_t binding = top;
         std::size_t chosen = 0;
@@ -261,28 +273,28 @@ class Engine {
                 binding = level;
             }
         }
-        const double end = start + wire_[top * s_.size_values.size() + s_.size_class[t]];
+        const double end = start + x.wire;
         for (std::size_t i = 0; i < chosen; ++i) *chosen_[i] = end;
         if (binding < top) record_wait(first_point + 2 * binding, start - now);
         return start;
     }
 
     // The first byte leaves at `start` and arrives L later.
-    void injected(TaskId t, double start) {
-        const LogGP& p = params_[cost_index(t)];
+    void injected(TaskId t, const Priced& x, double start) {
         if (options_.record_trace) {
             trace_[t].inject_start = start;
-            trace_[t].inject_end = start + wire_[cost_index(t)];
+            trace_[t].inject_end = start + x.wire;
         }
-        const double first_byte = start + p.L;
-        if (contention() && (receive_slots_.limited() || needs_lanes(t)))
+        const double first_byte = start + x.p->L;
+        if (needs_lanes(x) || (contention() && receive_slots_.limited()))
             events_.push({first_byte, EventKind::arrive, t});
         else
-            received(t, first_byte);
+            received(t, x, first_byte);
     }
 
     // Reception needs a receive slot of the device and one ingress lane per unit it enters.
     void arrive(TaskId t, double now) {
+        const Priced x = priced(t);
         const auto device = static_cast<std::size_t>(s_.dst[t]);
         double* slot = nullptr;
         double from = now;
@@ -291,27 +303,25 @@ class Engine {
             from = std::max(now, *slot);
             record_wait(1, from - now);
         }
-        const double start = take_lanes(t, from, ingress_, s_.dst[t], 3);
-        if (slot) *slot = start + wire_[cost_index(t)] + params_[cost_index(t)].o_r;
-        received(t, start);
+        const double start = take_lanes(x, from, ingress_, s_.dst[t], 3);
+        if (slot) *slot = start + x.wire + x.p->o_r;
+        received(t, x, start);
     }
 
     // Reception runs from `start`: (m-1)G, then o_r, and the data is usable.
-    void received(TaskId t, double start) {
-        const std::size_t level = level_of(t);
-        const std::size_t cost = cost_index(t);
-        const double complete = start + wire_[cost] + params_[cost].o_r;
-        LevelStats& stats = result_.levels[level];
+    void received(TaskId t, const Priced& x, double start) {
+        const double complete = start + x.wire + x.p->o_r;
+        LevelStats& stats = result_.levels[x.level];
         ++stats.transfers;
         stats.bytes += s_.bytes(t);
-        stats.wire_time += wire_[cost];
+        stats.wire_time += x.wire;
         ++result_.transfers;
         double& finish = result_.rank_finish[static_cast<std::size_t>(s_.dst[t])];
         finish = std::max(finish, complete);
         if (options_.record_trace) {
             trace_[t].receive_start = start;
             trace_[t].complete = complete;
-            trace_[t].level = static_cast<std::uint8_t>(level);
+            trace_[t].level = static_cast<std::uint8_t>(x.level);
         }
         completed(t, complete);
     }
@@ -369,10 +379,11 @@ class Engine {
     std::vector<std::size_t> waiting_head_;
     std::vector<double> next_wake_;  // earliest WAKE event queued per device
     std::vector<double> compute_free_;
-    Csr<TaskId> successors_;
-    std::vector<std::uint32_t> missing_;  // dependencies not yet complete
-    std::vector<double> ready_at_;        // latest dependency completion (tasks with joins)
-    std::vector<double*> chosen_;         // scratch: one lane per level
+    const Csr<TaskId>& successors_;
+    std::vector<std::uint32_t> missing_;     // dependencies not yet complete
+    std::vector<double> ready_at_;           // latest dependency completion (tasks with joins)
+    std::vector<bool> limited_lanes_below_;  // per level, see the constructor
+    std::vector<double*> chosen_;            // scratch: one lane per level
     std::vector<TransferTrace> trace_;
     detail::EventQueue events_;
     std::size_t completed_ = 0;
@@ -381,14 +392,19 @@ class Engine {
 
 }  // namespace
 
-SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
-                   const SimOptions& options) {
+SimResult simulate(const Schedule& schedule, const Csr<TaskId>& successors, const Machine& machine,
+                   const RankLayout& layout, const SimOptions& options) {
     if (schedule.shape.ranks > layout.ranks())
         throw InputError(
             fmt::format("the schedule has {} ranks but the machine places only {} "
                         "(raise --nodes or --ppn)",
                         schedule.shape.ranks, layout.ranks()));
-    return Engine(schedule, machine, layout, options).run();
+    return Engine(schedule, successors, machine, layout, options).run();
+}
+
+SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
+                   const SimOptions& options) {
+    return simulate(schedule, schedule.successors(), machine, layout, options);
 }
 
 }  // namespace piccolo

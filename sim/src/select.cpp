@@ -4,8 +4,9 @@
 //     and keep only distinct DAGs (select_fingerprint.hpp): rm/prm with k = 5..7 and k = 4 are
 //     often the same rounds.
 //  2. Simulation: one task per (distinct schedule, scale) runs every message size through
-//     with_message_size() + simulate(). Tasks are started largest first so that the last one to
-//     finish is small (list scheduling), which keeps both cores busy to the end.
+//     one copy of the DAG resized in place (set_message_size()) and simulate() with successor
+//     lists built once. Tasks are started largest first so that the last one to finish is small
+//     (list scheduling), which keeps both cores busy to the end.
 //  3. Ranking, serially, in the fixed (collective, scale, size, algorithm, k) order.
 // Each simulation is deterministic and writes its own slot, so the result is the same for any
 // number of threads.
@@ -337,7 +338,7 @@ class Sweep {
 
     // ---- step 2: simulation ---------------------------------------------------------------------
     [[nodiscard]] bool runs_at(const Schedule& s, std::uint64_t bytes) const {
-        // with_message_size() cuts an Allreduce vector into shape.pieces segments of >= 1 byte.
+        // set_message_size() cuts an Allreduce vector into shape.pieces segments of >= 1 byte.
         return s.shape.collective != Collective::allreduce || bytes >= s.shape.pieces;
     }
 
@@ -382,11 +383,14 @@ class Sweep {
                     const SimJob& job = jobs[i];
                     std::shared_ptr<const Schedule> schedule = schedules_[job.schedule].schedule;
                     const RankLayout& layout = layouts_[job.scale];
+                    // One copy and one set of successor lists per job; only sizes change below.
+                    Schedule sized = *schedule;
+                    const Csr<TaskId> successors = sized.successors();
                     for (std::size_t z = 0; z < sizes_.size(); ++z) {
                         if (!runs_at(*schedule, sizes_[z])) continue;
-                        const Schedule sized = with_message_size(*schedule, sizes_[z]);
+                        set_message_size(sized, sizes_[z]);
                         time_at(job.schedule, job.scale, z) =
-                            simulate(sized, request_.machine, layout, options).makespan;
+                            simulate(sized, successors, request_.machine, layout, options).makespan;
                         if (request_.progress) request_.progress->add(sized.size());
                     }
                     // The last scale to use a schedule frees it: the sweep holds only what is

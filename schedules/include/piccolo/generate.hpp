@@ -40,6 +40,8 @@ const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputErro
 // Allgather without them is rescaled exactly (every size is a multiple of the block size).
 // Throws InputError if bytes == 0 or (Allreduce) the vector has fewer bytes than segments.
 Schedule with_message_size(const Schedule& schedule, std::uint64_t bytes);
+// The same in place: only the sizes change, so a sweep copies its DAG once, not once per size.
+void set_message_size(Schedule& schedule, std::uint64_t bytes);
 
 // Validates the request (p >= 2, 2 <= k <= p, k valid for the algorithm, bytes > 0) and
 // generates. Throws InputError with a one-line explanation.

@@ -65,5 +65,9 @@ struct SimResult {
 // (a dependency cycle).
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options = {});
+// The same with the schedule's successor lists (Schedule::successors()) computed once by the
+// caller, for sweeps that replay one DAG at many sizes and scales.
+SimResult simulate(const Schedule& schedule, const Csr<TaskId>& successors, const Machine& machine,
+                   const RankLayout& layout, const SimOptions& options);
 
 }  // namespace piccolo
