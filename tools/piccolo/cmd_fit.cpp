@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,6 +11,7 @@
 #include "piccolo/error.hpp"
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/raw_data.hpp"
+#include "text_files.hpp"
 
 namespace piccolo::cli {
 
@@ -26,15 +26,8 @@ void run_fit(const FitCommandOptions& o) {
     const profiler::RawData raw = profiler::read_raw_csv(o.raw);
     const profiler::ProfileFit fit = profiler::fit_profile(raw, o.raw);
     const std::string yaml = profiler::profile_yaml(raw, fit);
-    if (o.output == "-") {
-        std::cout << yaml;
-        return;
-    }
-    std::ofstream out(o.output);
-    if (!out || !(out << yaml)) {
-        throw InputError(
-            fmt::format("{}: cannot write the machine profile (check the directory)", o.output));
-    }
+    write_text_file(o.output, yaml);
+    if (o.output == "-") return;
     // The report is in the YAML header too; show it when the YAML went to a file.
     std::cout << profiler::format_report(fit) << fmt::format("wrote {}\n", o.output);
 }

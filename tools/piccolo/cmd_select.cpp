@@ -8,11 +8,8 @@
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
-#include <fstream>
-#include <iostream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "commands.hpp"
@@ -21,6 +18,7 @@
 #include "piccolo/select.hpp"
 #include "piccolo/select_emit.hpp"
 #include "size_parse.hpp"
+#include "text_files.hpp"
 
 namespace piccolo::cli {
 
@@ -163,23 +161,6 @@ std::vector<Destination> destinations(const SelectOptions& o) {
     return out;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open for reading", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-    if (path == "-") {
-        std::cout << text << std::flush;
-        return;
-    }
-    std::ofstream out(path, std::ios::binary);
-    if (!out || !(out << text)) throw InputError(fmt::format("{}: cannot open for writing", path));
-}
-
 // A progress bar on stderr, only for a terminal and only once the sweep has run for 2 s: short
 // runs and redirected output stay clean.
 class ProgressBar {
@@ -245,7 +226,7 @@ void run_select(const SelectOptions& o) {
     if (!o.piccl_size.empty()) emit_options.piccl_bytes = parse_bytes(o.piccl_size, "--size");
     if (!o.mpich_base.empty()) {
         emit_options.mpich_base = o.mpich_base;
-        emit_options.mpich_base_text = read_file(o.mpich_base);
+        emit_options.mpich_base_text = read_text_file(o.mpich_base);
     }
     const std::vector<Destination> outputs = destinations(o);
     const std::vector<std::uint64_t> sizes =
@@ -262,7 +243,7 @@ void run_select(const SelectOptions& o) {
     }
     for (const Destination& d : outputs) {
         const Emitted emitted = emit(d.kind, result, emit_options);
-        write_file(d.file, emitted.text);
+        write_text_file(d.file, emitted.text);
         for (const std::string& remark : emitted.remarks)
             fmt::print(stderr, "piccolo: note: {}\n", remark);
     }

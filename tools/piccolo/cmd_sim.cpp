@@ -1,8 +1,6 @@
 // piccolo sim: simulate one schedule (from a file, or generated in memory) on a machine.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -14,6 +12,7 @@
 #include "piccolo/trace.hpp"
 #include "piccolo/verify.hpp"
 #include "size_parse.hpp"
+#include "text_files.hpp"
 
 namespace piccolo::cli {
 
@@ -39,12 +38,6 @@ std::string seconds(double s) {
     if (s >= 1) return fmt::format("{:.6g} s", s);
     if (s >= 1e-3) return fmt::format("{:.6g} ms", s * 1e3);
     return fmt::format("{:.6g} us", s * 1e6);
-}
-
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
-    out << text;
 }
 
 nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLayout& layout,
@@ -160,7 +153,7 @@ void run_sim(const SimCommand& c) {
     options.record_trace = !c.trace_file.empty();
     const SimResult result = simulate(schedule, machine, layout, options);
     if (!c.trace_file.empty())
-        write_file(c.trace_file, chrome_trace_json(schedule, layout, result));
+        write_text_file(c.trace_file, chrome_trace_json(schedule, layout, result));
     if (c.json)
         fmt::print("{}\n", to_json(schedule, machine, layout, result, options.contention).dump(2));
     else
