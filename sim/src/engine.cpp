@@ -133,11 +133,12 @@ class Engine {
                     break;
             }
         }
-        if (completed_ != s_.size())
+        const std::size_t completed = result_.transfers + result_.computes;
+        if (completed != s_.size())
             throw InputError(
                 fmt::format("schedule never finishes: {} of {} tasks wait on a "
                             "dependency cycle (run piccolo verify)",
-                            s_.size() - completed_, s_.size()));
+                            s_.size() - completed, s_.size()));
         if (options_.record_trace)
             for (TaskId t = 0; t < s_.size(); ++t)
                 if (s_.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
@@ -357,7 +358,6 @@ class Engine {
 
     // Task t completes at `time`: a successor whose last dependency this was is ready then.
     void completed(TaskId t, double time) {
-        ++completed_;
         result_.makespan = std::max(result_.makespan, time);
         for (TaskId next : successors_.row(t)) {
             double ready = time;
@@ -386,7 +386,6 @@ class Engine {
     std::vector<double*> chosen_;            // scratch: one lane per level
     std::vector<TransferTrace> trace_;
     detail::EventQueue events_;
-    std::size_t completed_ = 0;
     SimResult result_;
 };
 
@@ -395,10 +394,8 @@ class Engine {
 SimResult simulate(const Schedule& schedule, const Csr<TaskId>& successors, const Machine& machine,
                    const RankLayout& layout, const SimOptions& options) {
     if (schedule.shape.ranks > layout.ranks())
-        throw InputError(
-            fmt::format("the schedule has {} ranks but the machine places only {} "
-                        "(raise --nodes or --ppn)",
-                        schedule.shape.ranks, layout.ranks()));
+        throw InputError(fmt::format("the schedule has {} ranks but the layout places only {}",
+                                     schedule.shape.ranks, layout.ranks()));
     return Engine(schedule, successors, machine, layout, options).run();
 }
 
