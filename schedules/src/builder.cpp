@@ -5,11 +5,12 @@
 namespace piccolo::detail {
 
 ScheduleBuilder::ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k,
-                                 bool with_payload)
+                                 bool with_payload, Style style)
     : with_payload_(with_payload) {
     schedule_.shape = shape;
     schedule_.algorithm = std::move(algorithm);
     schedule_.k = k;
+    schedule_.style = std::string(to_string(style));
 }
 
 void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
@@ -18,6 +19,7 @@ void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
     schedule_.dst.reserve(tasks);
     schedule_.size_class.reserve(tasks);
     schedule_.deps.reserve(tasks, deps);
+    schedule_.sent_deps.offsets.reserve(tasks + 1);
     if (with_payload_) schedule_.payload.offsets.reserve(tasks + 1);
 }
 
@@ -33,8 +35,8 @@ std::uint32_t ScheduleBuilder::intern_size(std::uint64_t bytes) {
 }
 
 TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
-                               std::span<const std::uint32_t> pieces,
-                               std::span<const TaskId> deps) {
+                               std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
+                               std::span<const TaskId> sent) {
     const auto id = static_cast<TaskId>(schedule_.size());
     schedule_.kind.push_back(kind);
     schedule_.src.push_back(from);
@@ -43,6 +45,9 @@ TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t 
     for (TaskId d : deps)
         if (d != no_dep) schedule_.deps.items.push_back(d);
     schedule_.deps.close_row();
+    for (TaskId d : sent)
+        if (d != no_dep) schedule_.sent_deps.items.push_back(d);
+    schedule_.sent_deps.close_row();
     if (with_payload_) {
         schedule_.payload.items.insert(schedule_.payload.items.end(), pieces.begin(), pieces.end());
         schedule_.payload.close_row();
@@ -51,7 +56,7 @@ TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t 
 }
 
 TaskId ScheduleBuilder::transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
-                                 std::span<const TaskId> deps) {
+                                 std::span<const TaskId> deps, std::span<const TaskId> sent) {
     const CollectiveShape& shape = schedule_.shape;
     std::uint64_t bytes = 0;
     if (shape.collective == Collective::allgather) {
@@ -59,18 +64,34 @@ TaskId ScheduleBuilder::transfer(Rank from, Rank to, std::span<const std::uint32
     } else {
         for (std::uint32_t p : pieces) bytes += shape.piece_bytes(p);
     }
-    return append(TaskKind::transfer, from, to, bytes, pieces, deps);
+    return append(TaskKind::transfer, from, to, bytes, pieces, deps, sent);
 }
 
 TaskId ScheduleBuilder::compute(TaskKind kind, Rank rank, std::uint64_t bytes,
-                                std::span<const std::uint32_t> pieces,
-                                std::span<const TaskId> deps) {
-    return append(kind, rank, rank, bytes, pieces, deps);
+                                std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
+                                std::span<const TaskId> sent) {
+    return append(kind, rank, rank, bytes, pieces, deps, sent);
 }
 
 Schedule ScheduleBuilder::finish() && {
     if (!with_payload_) schedule_.payload = {};
+    if (schedule_.sent_deps.items.empty()) schedule_.sent_deps = {};  // no row at all: no cost
     return std::move(schedule_);
+}
+
+void RoundWait::set(Style style, std::span<const TaskId> receives, std::span<const TaskId> sends) {
+    deps.assign(receives.begin(), receives.end());
+    sent.clear();
+    switch (style) {
+        case Style::nccl:
+            deps.insert(deps.end(), sends.begin(), sends.end());
+            break;
+        case Style::mpi:
+            sent.assign(sends.begin(), sends.end());
+            break;
+        case Style::pipelined:
+            break;
+    }
 }
 
 }  // namespace piccolo::detail

@@ -7,29 +7,34 @@
 #include <unordered_map>
 #include <vector>
 
+#include "piccolo/generate.hpp"
 #include "piccolo/schedule.hpp"
 
 namespace piccolo::detail {
 
 class ScheduleBuilder {
   public:
-    ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k, bool with_payload);
+    ScheduleBuilder(CollectiveShape shape, std::string algorithm, int k, bool with_payload,
+                    Style style);
 
-    // bytes = sum of the pieces' sizes. deps may contain no_dep entries, which are skipped.
+    // bytes = sum of the pieces' sizes. Dependency lists may contain no_dep entries, which are
+    // skipped; `sent` lists transfers whose send (not delivery) is awaited.
     TaskId transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
-                    std::span<const TaskId> deps);
+                    std::span<const TaskId> deps, std::span<const TaskId> sent = {});
     TaskId transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
                     std::initializer_list<TaskId> deps) {
         return transfer(from, to, pieces, std::span<const TaskId>(deps.begin(), deps.size()));
     }
     // For generators that know the byte count without listing pieces (payload-free schedules).
     TaskId transfer_bytes(Rank from, Rank to, std::uint64_t bytes,
-                          std::span<const std::uint32_t> pieces, std::span<const TaskId> deps) {
-        return append(TaskKind::transfer, from, to, bytes, pieces, deps);
+                          std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
+                          std::span<const TaskId> sent = {}) {
+        return append(TaskKind::transfer, from, to, bytes, pieces, deps, sent);
     }
     [[nodiscard]] bool with_payload() const { return with_payload_; }
     TaskId compute(TaskKind kind, Rank rank, std::uint64_t bytes,
-                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps);
+                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
+                   std::span<const TaskId> sent = {});
 
     [[nodiscard]] std::size_t size() const { return schedule_.size(); }
     [[nodiscard]] const CollectiveShape& shape() const { return schedule_.shape; }
@@ -40,13 +45,21 @@ class ScheduleBuilder {
 
   private:
     TaskId append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
-                  std::span<const std::uint32_t> pieces, std::span<const TaskId> deps);
+                  std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
+                  std::span<const TaskId> sent);
     std::uint32_t intern_size(std::uint64_t bytes);
 
     Schedule schedule_;
     bool with_payload_;
     std::unordered_map<std::uint64_t, std::uint32_t> size_index_;
     std::uint32_t last_class_ = 0;
+};
+
+// What a rank's next round waits for under a style, given its previous round's receives and
+// sends (see Style): the receives always, its own sends delivered, sent, or not at all.
+struct RoundWait {
+    std::vector<TaskId> deps, sent;
+    void set(Style style, std::span<const TaskId> receives, std::span<const TaskId> sends);
 };
 
 }  // namespace piccolo::detail

@@ -10,9 +10,11 @@
 //
 // Allgather: a rank sends everything it holds, so messages grow by k_r each round. Allreduce: a
 // rank sends its whole partial vector and reduces what it received after every round.
-// Dependencies: every operation of a round at a rank waits for every send and receive of that
-// rank in the previous round (MPI_Waitall semantics). This is also what makes the data flow
-// provable rank by rank: data received two rounds ago is reached through the rank's own sends.
+// Dependencies (Style): in the round-synchronous styles every operation of a round at a rank
+// waits for the rank's receives of the previous round and for its own sends (delivered: nccl,
+// sent: mpi, MPI_Waitall semantics). Pipelined, a send waits only for the data it forwards: every
+// receive of the rank so far. An in-place update (reduce, permute) waits for the rank's sends
+// that read the buffer to be sent in every style but nccl, where the grouped call completes them.
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -25,20 +27,38 @@ namespace piccolo::detail {
 
 namespace {
 
-// What each rank's next operation waits for: a few task ids per rank, stored flat.
+// A few task ids per rank, stored flat: the receives and the sends of one round (or of every
+// round so far, for the pipelined Allgather).
 class RankOps {
   public:
     RankOps(Rank ranks, std::size_t per_rank)
-        : stride_(per_rank), ids_(static_cast<std::size_t>(ranks) * per_rank), count_(ranks, 0) {}
-    void add(Rank r, TaskId t) { ids_[static_cast<std::size_t>(r) * stride_ + count_[r]++] = t; }
-    [[nodiscard]] std::span<const TaskId> of(Rank r) const {
-        return {ids_.data() + static_cast<std::size_t>(r) * stride_, count_[r]};
+        : stride_(per_rank),
+          receives_(static_cast<std::size_t>(ranks) * per_rank),
+          sends_(receives_.size()),
+          receive_count_(ranks, 0),
+          send_count_(ranks, 0) {}
+    void add_receive(Rank r, TaskId t) { receives_[slot(r, receive_count_[r]++)] = t; }
+    void add_send(Rank r, TaskId t) { sends_[slot(r, send_count_[r]++)] = t; }
+    [[nodiscard]] std::span<const TaskId> receives(Rank r) const {
+        return {receives_.data() + slot(r, 0), receive_count_[r]};
+    }
+    [[nodiscard]] std::span<const TaskId> sends(Rank r) const {
+        return {sends_.data() + slot(r, 0), send_count_[r]};
+    }
+    void append(const RankOps& round) {
+        for (Rank r = 0; r < static_cast<Rank>(receive_count_.size()); ++r) {
+            for (TaskId t : round.receives(r)) add_receive(r, t);
+            for (TaskId t : round.sends(r)) add_send(r, t);
+        }
     }
 
   private:
+    [[nodiscard]] std::size_t slot(Rank r, std::size_t i) const {
+        return static_cast<std::size_t>(r) * stride_ + i;
+    }
     std::size_t stride_;
-    std::vector<TaskId> ids_;
-    std::vector<std::uint32_t> count_;
+    std::vector<TaskId> receives_, sends_;
+    std::vector<std::uint32_t> receive_count_, send_count_;
 };
 
 class Exchange {
@@ -48,8 +68,10 @@ class Exchange {
           order_(order),
           p_(request.ranks),
           plan_(plan_radices(request.ranks, k)),
-          builder_(shape(request), request.algorithm, k, request.payload),
-          last_ops_(p_, 1) {}
+          builder_(shape(request), request.algorithm, k, request.payload, request.style),
+          last_(p_, 1),
+          forwards_history_(allgather() && request.style == Style::pipelined),
+          history_(forwards_history_ ? p_ : 0, forwards_history_ ? received_per_rank() : 0) {}
 
     Schedule run() {
         reserve();
@@ -71,21 +93,29 @@ class Exchange {
         return {request.collective, request.ranks, request.bytes,
                 gather ? static_cast<std::uint32_t>(request.ranks) : 1U};
     }
-    // Exact task and dependency counts, so that the arrays are allocated once.
+    [[nodiscard]] std::size_t received_per_rank() const {
+        std::size_t n = 1;  // the fold-in
+        for (int radix : plan_.radices) n += static_cast<std::size_t>(radix - 1);
+        return n;
+    }
+    // Task and dependency counts (dependencies an upper bound), so arrays are allocated once.
     void reserve() {
         std::size_t tasks = 4 * static_cast<std::size_t>(extra()) + plan_.core, deps = tasks;
-        std::size_t previous_ops = 1;
+        std::size_t previous_ops = 1, history = 1;
         for (int radix : plan_.radices) {
             const std::size_t sends = static_cast<std::size_t>(plan_.core) * (radix - 1);
             tasks += sends + (allgather() ? 0 : plan_.core);
-            deps += sends * previous_ops + (allgather() ? 0 : 2 * sends);
+            deps += sends * (forwards_history_ ? history : previous_ops) +
+                    (allgather() ? 0 : 2 * sends);
             previous_ops = allgather() ? 2 * static_cast<std::size_t>(radix - 1) : 1;
+            history += static_cast<std::size_t>(radix - 1);
         }
-        builder_.reserve(tasks, deps + static_cast<std::size_t>(plan_.core) * previous_ops);
+        builder_.reserve(tasks, deps + static_cast<std::size_t>(plan_.core) * 2 * history);
     }
 
     [[nodiscard]] bool allgather() const { return request_.collective == Collective::allgather; }
     [[nodiscard]] Rank extra() const { return plan_.extra(p_); }
+    [[nodiscard]] Style style() const { return request_.style; }
 
     // Blocks (allgather) a core rank holds, or the single segment 0 (allreduce).
     void init_holdings() {
@@ -96,19 +126,35 @@ class Exchange {
         }
     }
 
-    TaskId send(Rank from, Rank to, std::span<const TaskId> deps) {
+    // What rank r's next operation waits for.
+    const RoundWait& wait_of(Rank r) {
+        if (forwards_history_)
+            wait_.set(Style::pipelined, history_.receives(r), {});
+        else
+            wait_.set(style(), last_.receives(r), last_.sends(r));
+        return wait_;
+    }
+    // What an in-place update of rank r's buffer waits for after `ops`: the receives, and the
+    // sends that read the buffer (delivered in the nccl style, else sent).
+    const RoundWait& update_wait(const RankOps& ops, Rank r) {
+        wait_.set(style() == Style::nccl ? Style::nccl : Style::mpi, ops.receives(r), ops.sends(r));
+        return wait_;
+    }
+
+    TaskId send(Rank from, Rank to, const RoundWait& wait) {
         static constexpr std::uint32_t segment = 0;
-        if (!allgather()) return builder_.transfer(from, to, {&segment, 1}, deps);
+        if (!allgather()) return builder_.transfer(from, to, {&segment, 1}, wait.deps, wait.sent);
         const std::uint64_t bytes = request_.bytes * held_count_[from];
         const std::span<const std::uint32_t> pieces =
             request_.payload ? std::span<const std::uint32_t>(held_[from])
                              : std::span<const std::uint32_t>();
-        return builder_.transfer_bytes(from, to, bytes, pieces, deps);
+        return builder_.transfer_bytes(from, to, bytes, pieces, wait.deps, wait.sent);
     }
 
-    TaskId reduce(Rank rank, std::span<const TaskId> deps) {
+    TaskId reduce(Rank rank, const RoundWait& wait) {
         static constexpr std::uint32_t segment = 0;
-        return builder_.compute(TaskKind::reduce, rank, request_.bytes, {&segment, 1}, deps);
+        return builder_.compute(TaskKind::reduce, rank, request_.bytes, {&segment, 1}, wait.deps,
+                                wait.sent);
     }
 
     void fold_in() {
@@ -120,32 +166,37 @@ class Exchange {
             if (allgather()) {
                 held_count_[i] += 1;
                 if (request_.payload) held_[i].push_back(block);
-                last_ops_.add(i, t);
+                last_.add_receive(i, t);
+                if (forwards_history_) history_.add_receive(i, t);
             } else {
-                last_ops_.add(i, reduce(i, std::span<const TaskId>(&t, 1)));
+                wait_.set(style(), {&t, 1}, {});
+                last_.add_receive(i, reduce(i, wait_));
             }
         }
     }
 
     void round(int radix, Rank place) {
-        RankOps ops(plan_.core, 2 * static_cast<std::size_t>(radix - 1));
+        RankOps ops(p_, static_cast<std::size_t>(radix - 1));
         for (Rank r = 0; r < plan_.core; ++r) {
             const Rank digit = r / place % radix;
+            const RoundWait& wait = wait_of(r);
             for (int j = 0; j < radix; ++j) {
                 if (j == digit) continue;
                 const Rank partner = r + (j - digit) * place;
-                const TaskId t = send(r, partner, last_ops_.of(r));
-                ops.add(r, t);
-                ops.add(partner, t);
+                const TaskId t = send(r, partner, wait);
+                ops.add_send(r, t);
+                ops.add_receive(partner, t);
             }
         }
         if (allgather()) {
             gather_holdings(radix, place);
-            last_ops_ = std::move(ops);
+            if (forwards_history_) history_.append(ops);
+            last_ = std::move(ops);
         } else {
             RankOps reduced(p_, 1);
-            for (Rank r = 0; r < plan_.core; ++r) reduced.add(r, reduce(r, ops.of(r)));
-            last_ops_ = std::move(reduced);
+            for (Rank r = 0; r < plan_.core; ++r)
+                reduced.add_receive(r, reduce(r, update_wait(ops, r)));
+            last_ = std::move(reduced);
         }
     }
 
@@ -167,20 +218,28 @@ class Exchange {
         held_ = std::move(held);
     }
 
+    // The permute rewrites the whole buffer: it waits for every receive and for the sends that
+    // read the buffer (pipelined: of every round, as nothing else ordered them).
     void permute() {
         const std::uint64_t bytes = request_.bytes * static_cast<std::uint64_t>(p_);
+        const RankOps& before = forwards_history_ ? history_ : last_;
         RankOps permuted(p_, 1);
-        for (Rank r = 0; r < plan_.core; ++r)
-            permuted.add(r, builder_.compute(TaskKind::permute, r, bytes, {}, last_ops_.of(r)));
-        last_ops_ = std::move(permuted);
+        for (Rank r = 0; r < plan_.core; ++r) {
+            const RoundWait& wait = update_wait(before, r);
+            permuted.add_receive(
+                r, builder_.compute(TaskKind::permute, r, bytes, {}, wait.deps, wait.sent));
+        }
+        last_ = std::move(permuted);
+        forwards_history_ = false;  // from here on the permute stands for everything before it
     }
 
     void fold_out() {
         for (Rank i = 0; i < extra(); ++i) {
             const Rank folded = plan_.core + i;
+            const RoundWait& wait = wait_of(i);
             if (!allgather()) {
                 static constexpr std::uint32_t segment = 0;
-                builder_.transfer(i, folded, {&segment, 1}, last_ops_.of(i));
+                builder_.transfer(i, folded, {&segment, 1}, wait.deps, wait.sent);
                 continue;
             }
             // Everything except the folded rank's own block.
@@ -190,7 +249,8 @@ class Exchange {
                 for (Rank b = 0; b < p_; ++b)
                     if (b != folded) blocks.push_back(static_cast<std::uint32_t>(b));
             }
-            builder_.transfer_bytes(i, folded, request_.bytes * (p_ - 1), blocks, last_ops_.of(i));
+            builder_.transfer_bytes(i, folded, request_.bytes * (p_ - 1), blocks, wait.deps,
+                                    wait.sent);
         }
     }
 
@@ -199,7 +259,11 @@ class Exchange {
     Rank p_;
     RadixPlan plan_;
     ScheduleBuilder builder_;
-    RankOps last_ops_;  // per rank: what the next round waits for
+    RankOps last_;  // per rank: the previous round's receives and sends
+    // The pipelined Allgather forwards everything received so far, so it remembers it all.
+    bool forwards_history_;
+    RankOps history_;
+    RoundWait wait_;  // scratch
     std::vector<std::uint32_t> held_count_;
     std::vector<std::vector<std::uint32_t>> held_;
 };

@@ -4,8 +4,11 @@
 // Reversing every transfer (a->b becomes b->a) and every dependency turns that tree into one that
 // gathers segment s towards rank s: a rank first receives the partial sums of its subtree, folds
 // them in with one `reduce`, then sends the result to its parent. Dependencies of the Allgather
-// that carry no data (round synchronisation) are reversed as they are. Rank s ends with the full
-// sum of segment s, which the Allgather then distributes unchanged.
+// that carry no data (round synchronisation) are reversed as they are and keep their kind: a
+// send that waited for its rank's previous send (delivered or sent) becomes a send of the other
+// rank that waits for that rank's previous send, the same way. Rank s ends with the full sum of
+// segment s, which the Allgather then distributes unchanged; in the round-synchronous styles its
+// first round also waits for the rank's last reduce-scatter sends, as one round after another.
 #include <vector>
 
 #include "algorithms.hpp"
@@ -13,58 +16,113 @@
 
 namespace piccolo::detail {
 
-Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request) {
-    const Rank p = request.ranks;
-    const auto n = static_cast<TaskId>(allgather.size());
-    const CollectiveShape shape{Collective::allreduce, p, request.bytes,
-                                static_cast<std::uint32_t>(p)};
-    ScheduleBuilder builder(shape, allgather.algorithm, allgather.k, request.payload);
-    builder.reserve(3 * static_cast<std::size_t>(n) + p, 4 * allgather.deps.items.size() + 2 * n);
+namespace {
 
-    const Csr<TaskId> successors = allgather.successors();
-    auto block = [&](TaskId t) { return allgather.payload.row(t)[0]; };
-    auto carries_on = [&](TaskId from, TaskId next) {  // does `next` forward what `from` brought?
-        return allgather.src[next] == allgather.dst[from] && block(next) == block(from);
-    };
+class Reversal {
+  public:
+    Reversal(const Schedule& allgather, const GenerateRequest& request)
+        : ag_(allgather),
+          request_(request),
+          p_(request.ranks),
+          n_(static_cast<TaskId>(allgather.size())),
+          shape_{Collective::allreduce, p_, request.bytes, static_cast<std::uint32_t>(p_)},
+          builder_(shape_, allgather.algorithm, allgather.k, request.payload, request.style),
+          successors_(allgather.successors()),
+          reversed_(n_, ScheduleBuilder::no_dep) {
+        builder_.reserve(3 * static_cast<std::size_t>(n_) + p_,
+                         4 * (ag_.deps.items.size() + ag_.sent_deps.items.size()) + 2 * n_);
+    }
 
-    std::vector<TaskId> reversed(n, ScheduleBuilder::no_dep);
-    std::vector<TaskId> data_deps, deps;
-    for (TaskId t = n; t-- > 0;) {  // ids are topological, so successors come first here
-        data_deps.clear();
-        deps.clear();
-        for (TaskId next : successors.row(t))
-            (carries_on(t, next) ? data_deps : deps).push_back(reversed[next]);
-        const std::uint32_t segment = block(t);
-        const Rank holder = allgather.dst[t];
-        if (!data_deps.empty())
-            deps.push_back(builder.compute(TaskKind::reduce, holder, shape.piece_bytes(segment),
-                                           {&segment, 1}, data_deps));
-        reversed[t] = builder.transfer(holder, allgather.src[t], {&segment, 1}, deps);
+    Schedule run() {
+        reduce_scatter();
+        reduce_own_segments();
+        gather();
+        return std::move(builder_).finish();
+    }
+
+  private:
+    [[nodiscard]] std::uint32_t block(TaskId t) const { return ag_.payload.row(t)[0]; }
+    // Does `next` forward what `from` brought?
+    [[nodiscard]] bool carries_on(TaskId from, TaskId next) const {
+        return ag_.src[next] == ag_.dst[from] && block(next) == block(from);
+    }
+    [[nodiscard]] bool initial(TaskId t) const {
+        return ag_.deps.row(t).empty() && ag_.sent_deps_of(t).empty();
+    }
+
+    void reduce_scatter() {
+        std::vector<TaskId> data, deps, sent;
+        for (TaskId t = n_; t-- > 0;) {  // ids are topological, so successors come first here
+            data.clear();
+            deps.clear();
+            sent.clear();
+            for (TaskId next : successors_.delivered.row(t))
+                (carries_on(t, next) ? data : deps).push_back(reversed_[next]);
+            for (TaskId next : successors_.sent.row(t)) sent.push_back(reversed_[next]);
+            const std::uint32_t segment = block(t);
+            const Rank holder = ag_.dst[t];
+            if (!data.empty())
+                deps.push_back(builder_.compute(TaskKind::reduce, holder,
+                                                shape_.piece_bytes(segment), {&segment, 1}, data));
+            reversed_[t] = builder_.transfer(holder, ag_.src[t], {&segment, 1}, deps, sent);
+        }
     }
 
     // Each rank folds the partial sums of its own segment: the reversed first sends of its block.
-    std::vector<std::vector<TaskId>> root_inputs(p);
-    for (TaskId t = 0; t < n; ++t)
-        if (block(t) == static_cast<std::uint32_t>(allgather.src[t]))
-            root_inputs[allgather.src[t]].push_back(reversed[t]);
-    std::vector<TaskId> segment_done(p);
-    for (Rank r = 0; r < p; ++r) {
-        const auto segment = static_cast<std::uint32_t>(r);
-        segment_done[r] = builder.compute(TaskKind::reduce, r, shape.piece_bytes(segment),
-                                          {&segment, 1}, root_inputs[r]);
+    void reduce_own_segments() {
+        std::vector<std::vector<TaskId>> inputs(p_);
+        for (TaskId t = 0; t < n_; ++t)
+            if (block(t) == static_cast<std::uint32_t>(ag_.src[t]))
+                inputs[ag_.src[t]].push_back(reversed_[t]);
+        segment_done_.resize(p_);
+        for (Rank r = 0; r < p_; ++r) {
+            const auto segment = static_cast<std::uint32_t>(r);
+            segment_done_[r] = builder_.compute(TaskKind::reduce, r, shape_.piece_bytes(segment),
+                                                {&segment, 1}, inputs[r]);
+        }
     }
 
     // The Allgather of the reduced segments; a rank sends its own segment once it is complete.
-    std::vector<TaskId> gathered(n);
-    for (TaskId t = 0; t < n; ++t) {
-        deps.clear();
-        for (TaskId d : allgather.deps.row(t)) deps.push_back(gathered[d]);
-        const std::uint32_t segment = block(t);
-        if (segment == static_cast<std::uint32_t>(allgather.src[t]))
-            deps.push_back(segment_done[allgather.src[t]]);
-        gathered[t] = builder.transfer(allgather.src[t], allgather.dst[t], {&segment, 1}, deps);
+    void gather() {
+        // A rank's last reduce-scatter sends: the reversals of the first Allgather transfers into
+        // it.
+        std::vector<std::vector<TaskId>> last_sends(p_);
+        for (TaskId t = 0; t < n_; ++t)
+            if (initial(t)) last_sends[ag_.dst[t]].push_back(reversed_[t]);
+        std::vector<TaskId> gathered(n_), deps, sent;
+        RoundWait boundary;
+        for (TaskId t = 0; t < n_; ++t) {
+            const Rank from = ag_.src[t];
+            deps.clear();
+            sent.clear();
+            if (initial(t)) {
+                boundary.set(request_.style, {}, last_sends[from]);
+                deps = boundary.deps;
+                sent = boundary.sent;
+            }
+            for (TaskId d : ag_.deps.row(t)) deps.push_back(gathered[d]);
+            for (TaskId d : ag_.sent_deps_of(t)) sent.push_back(gathered[d]);
+            const std::uint32_t segment = block(t);
+            if (segment == static_cast<std::uint32_t>(from)) deps.push_back(segment_done_[from]);
+            gathered[t] = builder_.transfer(from, ag_.dst[t], {&segment, 1}, deps, sent);
+        }
     }
-    return std::move(builder).finish();
+
+    const Schedule& ag_;
+    const GenerateRequest& request_;
+    Rank p_;
+    TaskId n_;
+    CollectiveShape shape_;
+    ScheduleBuilder builder_;
+    Schedule::Successors successors_;
+    std::vector<TaskId> reversed_;
+    std::vector<TaskId> segment_done_;
+};
+
+}  // namespace
+
+Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request) {
+    return Reversal(allgather, request).run();
 }
 
 }  // namespace piccolo::detail

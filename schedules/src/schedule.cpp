@@ -64,10 +64,13 @@ std::size_t Schedule::transfer_count() const {
     return n;
 }
 
-Csr<TaskId> Schedule::successors() const {
-    const std::size_t n = size();
+namespace {
+
+// The reverse of a dependency list of n tasks.
+Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n) {
     Csr<TaskId> succ;
     succ.offsets.assign(n + 1, 0);
+    if (deps.rows() == 0) return succ;
     for (TaskId d : deps.items) ++succ.offsets[d + 1];
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
     succ.items.resize(deps.items.size());
@@ -79,6 +82,12 @@ Csr<TaskId> Schedule::successors() const {
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
     succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
     return succ;
+}
+
+}  // namespace
+
+Schedule::Successors Schedule::successors() const {
+    return {reverse(deps, size()), reverse(sent_deps, size())};
 }
 
 }  // namespace piccolo

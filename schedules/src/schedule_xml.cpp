@@ -1,5 +1,5 @@
-// XML writer (direct, into one buffer: pugixml's DOM would triple the cost of writing a million
-// transfers) and reader (pugixml, in place). Payload lists are written as ascending runs "a-b".
+// Schedule XML reader (pugixml, in place). Tasks are put in the order of their ids, whatever
+// their order in the file, so that ties in the engine go by id (schedule_xml_write.cpp writes).
 #include "piccolo/schedule_xml.hpp"
 
 #include <fmt/format.h>
@@ -15,155 +15,9 @@
 #include <unordered_map>
 
 #include "piccolo/error.hpp"
+#include "piccolo/generate.hpp"
 
 namespace piccolo {
-
-namespace {
-
-constexpr std::string_view format_tag = "piccolo-1";
-
-// Appends text and integers to a 1 MiB buffer that is handed to `sink` whenever it fills: the
-// writer's hot loop is a handful of memcpy and to_chars calls per task, and a file is written
-// without ever holding the whole document (which would cost a page fault per 4 KiB).
-class XmlOut {
-  public:
-    using Sink = std::function<void(std::string_view)>;
-    explicit XmlOut(Sink sink) : text_(chunk, '\0'), sink_(std::move(sink)) {}
-    XmlOut& operator<<(std::string_view piece) {
-        reserve(piece.size());
-        std::memcpy(text_.data() + used_, piece.data(), piece.size());
-        used_ += piece.size();
-        return *this;
-    }
-    template <class Int>
-    requires std::is_integral_v<Int> XmlOut& operator<<(Int value) {
-        reserve(24);
-        char* at = text_.data() + used_;
-        used_ += static_cast<std::size_t>(std::to_chars(at, at + 24, value).ptr - at);
-        return *this;
-    }
-    XmlOut& escaped(std::string_view value) {
-        for (char c : value) {
-            switch (c) {
-                case '&':
-                    *this << "&amp;";
-                    break;
-                case '<':
-                    *this << "&lt;";
-                    break;
-                case '>':
-                    *this << "&gt;";
-                    break;
-                case '"':
-                    *this << "&quot;";
-                    break;
-                default:
-                    *this << std::string_view(&c, 1);
-            }
-        }
-        return *this;
-    }
-    // Comma-separated; ascending runs of three or more become "first-last".
-    template <class Range, class Map>
-    XmlOut& list(const Range& values, Map&& map) {
-        const std::size_t n = values.size();
-        for (std::size_t i = 0; i < n;) {
-            std::size_t run = i + 1;
-            while (run < n && map(values[run]) == map(values[run - 1]) + 1) ++run;
-            if (i > 0) *this << ",";
-            if (run - i >= 3) {
-                *this << map(values[i]) << "-" << map(values[run - 1]);
-                i = run;
-            } else {
-                *this << map(values[i]);
-                ++i;
-            }
-        }
-        return *this;
-    }
-    void flush() {
-        sink_(std::string_view(text_.data(), used_));
-        used_ = 0;
-    }
-
-  private:
-    static constexpr std::size_t chunk = std::size_t{1} << 20;
-    void reserve(std::size_t more) {
-        if (used_ + more <= text_.size()) return;
-        flush();
-        if (more > text_.size()) text_.resize(more);
-    }
-    std::string text_;
-    std::size_t used_ = 0;
-    Sink sink_;
-};
-
-void write_xml(const Schedule& s, XmlOut& out);
-
-}  // namespace
-
-std::string schedule_to_xml(const Schedule& s) {
-    std::string text;
-    XmlOut out([&text](std::string_view piece) { text.append(piece); });
-    write_xml(s, out);
-    out.flush();
-    return text;
-}
-
-void write_schedule_xml(const Schedule& schedule, std::ostream& stream) {
-    XmlOut out([&stream](std::string_view piece) {
-        stream.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-    });
-    write_xml(schedule, out);
-    out.flush();
-}
-
-namespace {
-
-void write_xml(const Schedule& s, XmlOut& out) {
-    const bool gather = s.shape.collective == Collective::allgather;
-    out << "<collective name=\"" << to_string(s.shape.collective) << "\" algorithm=\"";
-    out.escaped(s.algorithm);
-    out << "\" k=\"" << s.k << "\" nodes=\"" << s.shape.ranks << "\" buffer_size=\""
-        << s.shape.total_buffer_bytes() << "\"";
-    if (!gather) out << " segments=\"" << s.shape.pieces << "\"";
-    out << " format=\"" << format_tag << "\">\n";
-
-    const std::string_view payload_open = gather ? " blocks=\"" : " segments=\"";
-    const auto external = [&s](TaskId d) { return s.external_id(d); };
-    const auto same = [](std::uint32_t v) { return v; };
-    for (TaskId t = 0; t < s.size(); ++t) {
-        if (s.kind[t] == TaskKind::transfer)
-            out << "  <transfer id=\"" << s.external_id(t) << "\" size=\"" << s.bytes(t)
-                << "\" src=\"" << s.src[t] << "\" dst=\"" << s.dst[t] << "\" deps=\"";
-        else
-            out << "  <compute id=\"" << s.external_id(t) << "\" rank=\"" << s.src[t]
-                << "\" size=\"" << s.bytes(t) << "\" kind=\"" << to_string(s.kind[t])
-                << "\" deps=\"";
-        const auto deps = s.deps.row(t);
-        if (deps.empty())
-            out << "-1";
-        else
-            out.list(deps, external);
-        out << "\"";
-        if (s.has_payload() && !s.payload.row(t).empty()) {
-            out << payload_open;
-            out.list(s.payload.row(t), same);
-            out << "\"";
-        }
-        out << "/>\n";
-    }
-    out << "</collective>\n";
-}
-
-}  // namespace
-
-void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& file) {
-    std::ofstream out(file, std::ios::binary);
-    if (!out) throw InputError(fmt::format("{}: cannot open for writing", file.string()));
-    write_schedule_xml(schedule, out);
-    if (!out) throw InputError(fmt::format("{}: write failed (disk full?)", file.string()));
-}
 
 std::string LoadedSchedule::where(TaskId task) const {
     if (task < lines.size()) return fmt::format("{}:{}", origin, lines[task]);
@@ -171,6 +25,26 @@ std::string LoadedSchedule::where(TaskId task) const {
 }
 
 namespace {
+
+// One list per task as read (ids not yet resolved), rows back to back.
+template <class T>
+struct RawLists {
+    std::vector<std::uint32_t> offsets;
+    std::vector<T> items;
+    void open_row() { offsets.push_back(static_cast<std::uint32_t>(items.size())); }
+    void close() { open_row(); }  // the end of the last row
+    void permute(const std::vector<TaskId>& order) {
+        RawLists sorted;
+        sorted.items.reserve(items.size());
+        for (TaskId t : order) {
+            sorted.open_row();
+            sorted.items.insert(sorted.items.end(), items.begin() + offsets[t],
+                                items.begin() + offsets[t + 1]);
+        }
+        sorted.close();
+        *this = std::move(sorted);
+    }
+};
 
 class XmlReader {
   public:
@@ -192,7 +66,11 @@ class XmlReader {
             if (node.type() != pugi::node_element) continue;  // PICCL's loose text, comments
             read_task(node);
         }
-        resolve_dependencies();
+        close_rows();
+        if (!dense_) sort_by_id();
+        resolve(raw_deps_, result_.schedule.deps, "deps");
+        if (any_sent_) resolve(raw_sent_, result_.schedule.sent_deps, "sent_deps");
+        if (!dense_) result_.schedule.external_ids = std::move(ext_ids_);
         finish_payload();
         result_.origin = origin_;
         return std::move(result_);
@@ -263,6 +141,13 @@ class XmlReader {
             integer<std::uint64_t>(root, "buffer_size", required(root, "buffer_size"), 0);
         s.algorithm = root.attribute("algorithm").as_string("");
         if (const auto k = root.attribute("k")) s.k = integer<int>(root, "k", k.value(), 0);
+        if (const auto style = root.attribute("style")) {
+            try {
+                s.style = std::string(to_string(parse_style(style.value())));
+            } catch (const InputError& e) {
+                fail(root, fmt::format("style: {}", e.what()));
+            }
+        }
         if (s.shape.collective == Collective::allgather) {
             s.shape.pieces = static_cast<std::uint32_t>(s.shape.ranks);
             s.shape.bytes = buffer / static_cast<std::uint64_t>(s.shape.ranks);
@@ -295,7 +180,7 @@ class XmlReader {
             fail(node,
                  fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
         const char *id = nullptr, *size = nullptr, *src = nullptr, *dst = nullptr, *rank = nullptr,
-                   *kind = nullptr, *deps = nullptr, *pieces = nullptr;
+                   *kind = nullptr, *deps = nullptr, *sent = nullptr, *pieces = nullptr;
         for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
             const std::string_view name = a.name();
             if (name == "id")
@@ -308,6 +193,8 @@ class XmlReader {
                 dst = a.value();
             else if (name == "deps")
                 deps = a.value();
+            else if (name == "sent_deps")
+                sent = a.value();
             else if (name == "rank")
                 rank = a.value();
             else if (name == "kind")
@@ -342,12 +229,17 @@ class XmlReader {
         }
         s.size_class.push_back(intern_size(static_cast<std::uint64_t>(bytes)));
 
-        raw_dep_offsets_.push_back(static_cast<std::uint32_t>(raw_deps_.size()));
-        if (deps) parse_list(node, "deps", deps, raw_deps_, true);
-        payload_offsets_.push_back(static_cast<std::uint32_t>(payload_items_.size()));
+        raw_deps_.open_row();
+        if (deps) parse_list(node, "deps", deps, raw_deps_.items, true);
+        raw_sent_.open_row();
+        if (sent) {
+            any_sent_ = true;
+            parse_list(node, "sent_deps", sent, raw_sent_.items, true);
+        }
+        raw_payload_.open_row();
         if (pieces) {
             any_payload_ = true;
-            parse_list(node, payload_name_, pieces, payload_items_, false);
+            parse_list(node, payload_name_, pieces, raw_payload_.items, false);
         }
     }
 
@@ -386,40 +278,70 @@ class XmlReader {
         }
     }
 
-    void resolve_dependencies() {
+    void close_rows() {
+        raw_deps_.close();
+        raw_sent_.close();
+        raw_payload_.close();
+    }
+
+    // Puts the tasks in ascending id order (a file may list them in any order): results then
+    // depend on ids, never on where a task stands in the file.
+    void sort_by_id() {
         Schedule& s = result_.schedule;
-        const std::size_t n = s.size();
-        raw_dep_offsets_.push_back(static_cast<std::uint32_t>(raw_deps_.size()));
-        s.deps.offsets = raw_dep_offsets_;
-        s.deps.items.resize(raw_deps_.size());
+        const std::size_t n = ext_ids_.size();
+        if (std::is_sorted(ext_ids_.begin(), ext_ids_.end())) return;
+        std::vector<TaskId> order(n);
+        for (TaskId t = 0; t < n; ++t) order[t] = t;
+        std::sort(order.begin(), order.end(),
+                  [&](TaskId a, TaskId b) { return ext_ids_[a] < ext_ids_[b]; });
+        auto permute = [&order](auto& values) {
+            auto copy = values;
+            for (std::size_t i = 0; i < order.size(); ++i) values[i] = copy[order[i]];
+        };
+        permute(s.kind);
+        permute(s.src);
+        permute(s.dst);
+        permute(s.size_class);
+        permute(result_.lines);
+        permute(ext_ids_);
+        raw_deps_.permute(order);
+        raw_sent_.permute(order);
+        raw_payload_.permute(order);
+        ids_.clear();
+        bool dense = true;
+        for (TaskId t = 0; t < n; ++t) {
+            ids_.emplace(ext_ids_[t], t);
+            dense = dense && ext_ids_[t] == static_cast<std::int64_t>(t);
+        }
+        dense_ = dense;
+    }
+
+    void resolve(const RawLists<std::int64_t>& raw, Csr<TaskId>& out, const char* name) {
+        const std::size_t n = result_.schedule.size();
+        out.offsets = raw.offsets;
+        out.items.resize(raw.items.size());
         for (std::size_t t = 0; t < n; ++t) {
-            for (std::uint32_t i = raw_dep_offsets_[t]; i < raw_dep_offsets_[t + 1]; ++i) {
-                if (dense_) {
-                    if (raw_deps_[i] < static_cast<std::int64_t>(n)) {
-                        s.deps.items[i] = static_cast<TaskId>(raw_deps_[i]);
-                        continue;
-                    }
-                    throw InputError(fmt::format(
-                        "{}:{}: deps: task id={} depends on id {}, which does not exist", origin_,
-                        result_.lines[t], ext_ids_[t], raw_deps_[i]));
+            for (std::uint32_t i = raw.offsets[t]; i < raw.offsets[t + 1]; ++i) {
+                const std::int64_t id = raw.items[i];
+                if (dense_ && id < static_cast<std::int64_t>(n)) {
+                    out.items[i] = static_cast<TaskId>(id);
+                    continue;
                 }
-                const auto found = ids_.find(raw_deps_[i]);
+                const auto found = dense_ ? ids_.end() : ids_.find(id);
                 if (found == ids_.end())
-                    throw InputError(fmt::format(
-                        "{}:{}: deps: task id={} depends on id {}, which does not exist", origin_,
-                        result_.lines[t], ext_ids_[t], raw_deps_[i]));
-                s.deps.items[i] = found->second;
+                    throw InputError(
+                        fmt::format("{}:{}: {}: task id={} depends on id {}, which does not exist",
+                                    origin_, result_.lines[t], name, ext_ids_[t], id));
+                out.items[i] = found->second;
             }
         }
-        if (!dense_) s.external_ids = std::move(ext_ids_);
     }
 
     void finish_payload() {
         if (!any_payload_) return;
         Schedule& s = result_.schedule;
-        payload_offsets_.push_back(static_cast<std::uint32_t>(payload_items_.size()));
-        s.payload.offsets = std::move(payload_offsets_);
-        s.payload.items = std::move(payload_items_);
+        s.payload.offsets = std::move(raw_payload_.offsets);
+        s.payload.items = std::move(raw_payload_.items);
     }
 
     std::string text_;
@@ -430,12 +352,11 @@ class XmlReader {
     std::unordered_map<std::int64_t, TaskId> ids_;
     std::unordered_map<std::uint64_t, std::uint32_t> size_index_;
     std::vector<std::int64_t> ext_ids_;
-    std::vector<std::int64_t> raw_deps_;
-    std::vector<std::uint32_t> raw_dep_offsets_;
-    std::vector<std::uint32_t> payload_items_;
-    std::vector<std::uint32_t> payload_offsets_;
+    RawLists<std::int64_t> raw_deps_, raw_sent_;  // ids as written
+    RawLists<std::uint32_t> raw_payload_;
     std::vector<std::size_t> newline_offsets_;
     bool any_payload_ = false;
+    bool any_sent_ = false;
     bool dense_ = true;
     std::uint32_t last_size_class_ = 0;  // ids so far are 0, 1, 2, ...
     std::size_t line_cursor_ = 0;

@@ -117,7 +117,9 @@ class DataFlowProof {
     }
 
     // Is every task in `writers` reachable backwards from `user` through tasks on `rank`?
-    // Returns the first writer that is not.
+    // Returns the first writer that is not. A sent dependency leads only to a send of `rank`
+    // itself: that send has started (so its own dependencies are done), but a transfer into
+    // `rank` that is merely sent has delivered nothing.
     std::optional<TaskId> unreached(TaskId user, Rank rank, std::span<const TaskId> writers) {
         std::size_t oldest = position_[user];
         std::size_t wanted = 0;
@@ -135,6 +137,11 @@ class DataFlowProof {
             stack_.pop_back();
             for (TaskId d : s_.deps.row(t)) {
                 if (visited_[d] == epoch_ || position_[d] < oldest || !involves(d, rank)) continue;
+                visited_[d] = epoch_;
+                stack_.push_back(d);
+            }
+            for (TaskId d : s_.sent_deps_of(t)) {
+                if (visited_[d] == epoch_ || position_[d] < oldest || s_.src[d] != rank) continue;
                 visited_[d] = epoch_;
                 stack_.push_back(d);
             }

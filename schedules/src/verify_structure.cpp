@@ -48,6 +48,14 @@ std::optional<Violation> check_task(const Schedule& s, TaskId t) {
     if (s.bytes(t) == 0) return bad("size must be at least 1 byte");
     for (TaskId d : s.deps.row(t))
         if (d == t) return bad("depends on itself");
+    for (TaskId d : s.sent_deps_of(t)) {
+        if (d == t) return bad("depends on itself");
+        if (s.kind[d] != TaskKind::transfer)
+            return bad(
+                fmt::format("sent_deps: {} is not a transfer (only a transfer is sent; "
+                            "list it in deps)",
+                            describe(s, d)));
+    }
     if (!s.has_payload()) return std::nullopt;
 
     const bool gather = s.shape.collective == Collective::allgather;
@@ -81,8 +89,10 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
     // Fast path: dependencies that always point to smaller indices (every generated schedule,
     // most files) cannot form a cycle, and index order is already topological.
     bool forward_only = true;
-    for (TaskId t = 0; t < n && forward_only; ++t)
+    for (TaskId t = 0; t < n && forward_only; ++t) {
         for (TaskId d : s.deps.row(t)) forward_only = forward_only && d < t;
+        for (TaskId d : s.sent_deps_of(t)) forward_only = forward_only && d < t;
+    }
     if (forward_only) {
         order.resize(n);
         for (TaskId t = 0; t < n; ++t) order[t] = t;
@@ -90,9 +100,11 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
     }
 
     std::vector<std::pair<Vertex, Vertex>> edges;
-    edges.reserve(s.deps.items.size());
-    for (TaskId t = 0; t < n; ++t)
+    edges.reserve(s.deps.items.size() + s.sent_deps.items.size());
+    for (TaskId t = 0; t < n; ++t) {
         for (TaskId d : s.deps.row(t)) edges.emplace_back(d, t);
+        for (TaskId d : s.sent_deps_of(t)) edges.emplace_back(d, t);
+    }
     const Graph graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), n);
     edges = {};
 
@@ -114,8 +126,9 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
     // reported is the earliest one in that order.
     order.clear();
     std::vector<std::uint32_t> missing(n);
-    for (TaskId t = 0; t < n; ++t) missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size());
-    const Csr<TaskId> successors = s.successors();
+    for (TaskId t = 0; t < n; ++t)
+        missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size() + s.sent_deps_of(t).size());
+    const Schedule::Successors successors = s.successors();
     std::priority_queue<TaskId, std::vector<TaskId>, std::greater<>> ready;
     for (TaskId t = 0; t < n; ++t)
         if (missing[t] == 0) ready.push(t);
@@ -123,8 +136,9 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
         const TaskId t = ready.top();
         ready.pop();
         order.push_back(t);
-        for (TaskId next : successors.row(t))
-            if (--missing[next] == 0) ready.push(next);
+        for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
+            for (TaskId next : list->row(t))
+                if (--missing[next] == 0) ready.push(next);
     }
     return std::nullopt;
 }

@@ -22,15 +22,16 @@ std::string quoted(std::string_view text) {
 
 std::string emit_csv(const SelectResult& result) {
     std::string out =
-        "collective,size_bytes,size_meaning,machine,nodes,ppn,ranks,contention,algorithm,k,"
+        "collective,size_bytes,size_meaning,machine,style,nodes,ppn,ranks,contention,algorithm,k,"
         "same_schedule_k,time_s,speedup_vs_baseline,baseline,best,skipped\n";
     for (const PointSelection& p : result.points)
         for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
             const AlgorithmOutcome& o = p.algorithms[a];
-            const std::string head = fmt::format(
-                "{},{},{},{},{},{},{},{},{},", to_string(p.collective), p.bytes,
-                size_meaning(p.collective), quoted(result.machine), p.scale.nodes,
-                p.scale.ranks_per_node, p.scale.ranks(), result.contention ? 1 : 0, o.algorithm);
+            const std::string head =
+                fmt::format("{},{},{},{},{},{},{},{},{},{},", to_string(p.collective), p.bytes,
+                            size_meaning(p.collective), quoted(result.machine),
+                            to_string(result.style), p.scale.nodes, p.scale.ranks_per_node,
+                            p.scale.ranks(), result.contention ? 1 : 0, o.algorithm);
             if (!o.available) {
                 out += head + fmt::format(",,,,{},0,{}\n", p.baseline, quoted(o.skipped));
                 continue;

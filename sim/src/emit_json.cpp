@@ -47,6 +47,7 @@ Json result_tree(const SelectResult& result) {
     Json root;
     root["tool"] = "piccolo select";
     root["machine"] = result.machine;
+    root["style"] = std::string(to_string(result.style));
     root["contention"] = result.contention;
     Json meaning = Json::object();
     for (Collective c : result.collectives)

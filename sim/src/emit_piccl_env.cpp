@@ -63,9 +63,9 @@ Emitted emit_piccl_env(const SelectResult& result, const EmitOptions& options) {
         std::find(result.sizes.begin(), result.sizes.end(), bytes) - result.sizes.begin());
     Emitted out;
     out.text = fmt::format(
-        "# PICCL settings chosen by piccolo select (machine {}, {}, {}).\n"
+        "# PICCL settings chosen by piccolo select (machine {}, {}, {} style, {}).\n"
         "# PICCL reads them when it is loaded: set -a; . THIS_FILE; set +a\n",
-        result.machine, detail::scale_label(result.scales.front()),
+        result.machine, detail::scale_label(result.scales.front()), to_string(result.style),
         result.contention ? "contention modelled" : "no contention");
     std::string lines;
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {

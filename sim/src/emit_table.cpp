@@ -68,10 +68,10 @@ std::string size_ranges(const std::vector<std::uint64_t>& sizes, const std::vect
 void emit_one(std::string& out, const SelectResult& result, std::size_t c, std::size_t s,
               bool& any_same_schedule) {
     const PointSelection& first = result.at(c, s, 0);
-    out += fmt::format("{} on {}: {} ({}; {})\n", to_string(first.collective), result.machine,
-                       detail::scale_label(first.scale),
-                       fmt::format("size = {}", size_meaning(first.collective)),
-                       result.contention ? "contention modelled" : "no contention");
+    out += fmt::format(
+        "{} on {}: {} ({}; {} style; {})\n", to_string(first.collective), result.machine,
+        detail::scale_label(first.scale), fmt::format("size = {}", size_meaning(first.collective)),
+        to_string(result.style), result.contention ? "contention modelled" : "no contention");
 
     Column size{"size"}, best{"best", false}, time{"time"}, speedup{"speedup"},
         baseline{"over", false}, runner{"runner-up", false}, margin{"margin"};

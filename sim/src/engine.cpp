@@ -1,398 +1,515 @@
-// The event loop. A transfer goes through at most three events, all served in time order:
-//   READY   all dependencies complete: queue for a send slot of the source device (FIFO).
-//   INJECT  ts + o_s, only when the transfer leaves a node/group whose lanes are limited: take the
-//           earliest free egress lane of every unit it leaves; injection (and everything after it,
-//           the send slot's release included) shifts until they are free.
-//   ARRIVE  first byte at the destination, only when the destination device has limited receive
-//           slots or the transfer enters units with limited lanes: reception starts when a slot
-//           and the ingress lanes are free (bytes are buffered until then).
-// Reception then lasts (m-1)G and completion follows o_r later; the completion time is known at
-// that point, so successors are released right away (their READY is queued at the time their
-// last dependency completes). WAKE lets a device's send queue proceed when a slot frees.
-// Compute tasks: READY, then they run one at a time per rank. Ties: (time, kind, task id).
+// The event loop and the life of a transfer (sim/README.md states the contract and works tiny
+// cases by hand). A transfer of m bytes priced at level l (L, o_s, o_r, g, and W = (m-1)G):
+//   READY     its dependencies are done. It asks its device for a send slot (offload overheads)
+//             or its rank for the processor (cpu overheads): the send starts at ts, o_s runs.
+//   INJECT    ts + o_s. cpu: the rank's send port (injections spaced by g). Then the network:
+//             FIFO egress lanes of the units it leaves (network.hpp); under fair sharing the
+//             transfer runs as a flow (FLOW_DATA: its last byte has left; FLOW_END: its share
+//             frees). With no limit on its way the window [ts + o_s, ts + o_s + W] is known at ts
+//             and the event is skipped.
+//   ARRIVE    the first byte reaches the destination's units, L after the injection starts:
+//             FIFO ingress lanes of the units it enters, in tandem after the egress.
+//   LAND      the first byte may enter the destination device: a receive slot (offload) or the
+//             rank's receive port (cpu), first come first served; skipped when unlimited.
+//   Reception runs from its start r to max(r + W, injection end + L): bytes cross the wire once.
+//   offload:  delivered o_r after the reception ends. cpu: RECEIVED at the reception end asks for
+//             the processor; delivered o_r after it gets it.
+// The send is sent (its buffer reusable) when its last byte has left (eager), or when the
+// receiver has taken the data (rendezvous, at or above the level's threshold). Compute tasks run
+// on their rank's processor. Every wait is first come first served; equal times are ordered by
+// (event kind, task id): releases before requests, and never by file order or slot numbering.
 #include "piccolo/engine.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <limits>
+#include <array>
 
 #include "event_queue.hpp"
+#include "network.hpp"
 #include "piccolo/error.hpp"
+#include "pricing.hpp"
+#include "slot_pool.hpp"
 
 namespace piccolo {
 
 namespace {
 
-using detail::Event;
-using detail::EventKind;
+using namespace detail;
 
-constexpr double unknown_time = std::numeric_limits<double>::infinity();
-
-// `count` identical servers per owner (device or unit), each free from a time on; unlimited
-// when count == 0. Servers are interchangeable, so a server is just its free time.
-class Servers {
-  public:
-    Servers(std::size_t owners, int count)
-        : count_(static_cast<std::size_t>(count)), free_(owners * count_, 0.0) {}
-    [[nodiscard]] bool limited() const { return count_ > 0; }
-    // A server of `owner` that is free at `now` if there is one (free servers are all alike),
-    // otherwise the one that frees first.
-    double& earliest(std::size_t owner, double now) {
-        double* const first = &free_[owner * count_];
-        double* best = first;
-        for (double* server = first; server < first + count_; ++server) {
-            if (*server <= now) return *server;
-            if (*server < *best) best = server;
-        }
-        return *best;
-    }
-    // A server taken by a transfer whose release time is not known yet (free == unknown_time).
-    double& unresolved(std::size_t owner) {
-        double* s = &free_[owner * count_];
-        while (*s != unknown_time) ++s;
-        return *s;
-    }
-
-  private:
-    std::size_t count_;
-    std::vector<double> free_;
-};
-
-struct Waiting {  // a transfer queued for a send slot
-    TaskId task;
-    double ready;
-};
+// The pools a request can wait for; a WAKE event's kind says which one frees.
+enum Pool : std::uint8_t { send_slots, receive_slots, processors, send_ports, receive_ports };
+constexpr std::size_t pool_count = 5;
 
 class Engine {
   public:
-    Engine(const Schedule& s, const Csr<TaskId>& successors, const Machine& m,
+    Engine(const Schedule& s, const Schedule::Successors& successors, const Machine& m,
            const RankLayout& layout, const SimOptions& o)
         : s_(s),
-          machine_(m),
+          successors_(successors),
           options_(o),
           ranks_(static_cast<std::size_t>(layout.ranks())),
-          send_slots_(ranks_, radix(m.device_radix)),
-          receive_slots_(ranks_, radix(m.device_radix)),
-          waiting_(ranks_),
-          waiting_head_(ranks_, 0),
-          next_wake_(ranks_, unknown_time),
-          compute_free_(ranks_, 0.0),
-          successors_(successors),
+          pricing_(s, m, o.contention),
+          network_(m, layout, ranks_, o.contention),
           missing_(s.size()) {
-        resolve_parameters();
-        // Unit of every rank at every level below the system, and that level's lanes.
-        for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
-            std::vector<int> units(ranks_);
-            int count = 0;
-            for (std::size_t r = 0; r < ranks_; ++r) {
-                units[r] = layout.unit_of(static_cast<int>(r), level);
-                count = std::max(count, units[r] + 1);
-            }
-            unit_.push_back(std::move(units));
-            egress_.emplace_back(static_cast<std::size_t>(count), radix(m.levels[level].radix));
-            ingress_.emplace_back(static_cast<std::size_t>(count), radix(m.levels[level].radix));
+        if (pricing_.serial_bound(s) > max_seconds)
+            throw InputError(fmt::format(
+                "this run could last longer than simulated time can count ({} s at femtosecond "
+                "resolution); simulate fewer ranks or smaller messages",
+                max_seconds));
+        const bool slots_limited = o.contention && m.device_radix;
+        pools_[send_slots] = SlotPool(ranks_, slots_limited ? m.device_radix : std::nullopt);
+        if (slots_limited) pools_[receive_slots] = SlotPool(ranks_, m.device_radix);
+        receive_slots_limited_ = slots_limited;
+        pools_[processors] = SlotPool(ranks_, 1);
+        const bool cpu =
+            o.contention && std::any_of(m.levels.begin(), m.levels.end(), [](const Level& l) {
+                return l.overhead == OverheadModel::cpu;
+            });
+        if (cpu) {
+            pools_[send_ports] = SlotPool(ranks_, 1);
+            pools_[receive_ports] = SlotPool(ranks_, 1);
         }
-        chosen_.resize(m.levels.size());
-        // limited_lanes_below_[l]: a transfer priced at level l leaves a unit with limited lanes.
-        limited_lanes_below_.assign(m.levels.size(), false);
-        for (std::size_t level = 1; level < m.levels.size(); ++level)
-            limited_lanes_below_[level] =
-                limited_lanes_below_[level - 1] || egress_[level - 1].limited();
-        result_.rank_finish.assign(ranks_, 0.0);
-        for (const Level& level : m.levels) result_.levels.push_back({level.name});
-        result_.queueing = {{"device send slots"}, {"device receive slots"}};
-        for (std::size_t level = 0; level < unit_.size(); ++level) {
-            result_.queueing.push_back({m.levels[level].name + " egress lanes"});
-            result_.queueing.push_back({m.levels[level].name + " ingress lanes"});
+        if (network_.fair()) {
+            inject_start_.assign(s.size(), never);
+            data_end_.assign(s.size(), never);
+            reception_start_.assign(s.size(), never);
         }
-        if (options_.record_trace) trace_.resize(s.size());
+        init_results(m);
     }
 
     SimResult run() {
         bool joins = false;  // does some task wait for more than one dependency?
         for (TaskId t = 0; t < s_.size(); ++t) {
-            missing_[t] = static_cast<std::uint32_t>(s_.deps.row(t).size());
+            missing_[t] =
+                static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
             joins = joins || missing_[t] > 1;
-            if (missing_[t] == 0) events_.push({0.0, EventKind::ready, t});
+            if (missing_[t] == 0) events_.push({0, EventKind::ready, t});
         }
-        if (joins) ready_at_.assign(s_.size(), 0.0);
-        while (!events_.empty()) {
-            const Event e = events_.pop();
-            switch (e.kind()) {
-                case EventKind::ready:
-                    ready(e.id(), e.time);
-                    break;
-                case EventKind::wake:
-                    wake(e.id(), e.time);
-                    break;
-                case EventKind::inject:
-                    inject(e.id(), e.time);
-                    break;
-                case EventKind::arrive:
-                    arrive(e.id(), e.time);
-                    break;
-            }
+        if (joins) ready_at_.assign(s_.size(), 0);
+        while (!events_.empty()) dispatch(events_.pop());
+        return finish();
+    }
+
+  private:
+    void dispatch(const Event& e) {
+        const auto kind = e.kind();
+        if (kind >= EventKind::wake && kind <= EventKind::wake_last)
+            return wake(
+                static_cast<Pool>(static_cast<int>(kind) - static_cast<int>(EventKind::wake)),
+                e.id(), e.time);
+        switch (kind) {
+            case EventKind::flow_data:
+                return flow_data(e.id(), e.time);
+            case EventKind::flow_end:
+                return flow_end(e.id(), e.time);
+            case EventKind::received:
+                return request(processors, s_.dst[e.id()], e.id(), e.time);
+            case EventKind::ready:
+                return ready(e.id(), e.time);
+            case EventKind::inject:
+                return inject(e.id(), e.time);
+            case EventKind::arrive:
+                return arrive(e.id(), e.time);
+            case EventKind::land:
+                return land(e.id(), e.time);
+            default:
+                return;
         }
+    }
+
+    // ---- pools: first come, first served ----------------------------------------------------
+    void request(Pool pool, Rank owner, TaskId t, SimTime now) {
+        SlotPool& p = pools_[pool];
+        const auto o = static_cast<std::size_t>(owner);
+        SimTime start = now;
+        if (Slot* slot = p.claim(o, now, start)) return granted(pool, owner, t, start, now, *slot);
+        p.enqueue(o, {t, now});
+        schedule_wake(pool, owner, now);
+    }
+
+    void wake(Pool pool, Rank owner, SimTime now) {
+        SlotPool& p = pools_[pool];
+        const auto o = static_cast<std::size_t>(owner);
+        if (now >= p.pending_wake(o)) p.pending_wake(o) = never;
+        while (p.waiting(o)) {
+            SimTime start = now;
+            Slot* slot = p.claim(o, now, start, true);
+            if (!slot) return schedule_wake(pool, owner, now);
+            const Waiting w = p.front(o);
+            p.pop(o);
+            record_wait(point_of(pool), start - w.since);
+            granted(pool, owner, w.task, start, w.since, *slot);
+        }
+    }
+
+    void schedule_wake(Pool pool, Rank owner, SimTime now) {
+        SlotPool& p = pools_[pool];
+        const auto o = static_cast<std::size_t>(owner);
+        if (!p.waiting(o)) return;
+        const SimTime at = p.next_release(o, now);
+        if (at == never || at >= p.pending_wake(o)) return;
+        p.pending_wake(o) = at;
+        events_.push({at, static_cast<EventKind>(static_cast<int>(EventKind::wake) + pool),
+                      static_cast<std::uint32_t>(owner)});
+    }
+
+    // A slot held until an unknown time learns it; requests waiting for it may go on.
+    void release(Pool pool, Rank owner, SimTime free, SimTime data_end, SimTime now) {
+        pools_[pool].resolve(static_cast<std::size_t>(owner), free, data_end);
+        schedule_wake(pool, owner, now);
+    }
+
+    // `since`: when the request was made (for a receive: when the first byte arrived).
+    void granted(Pool pool, Rank owner, TaskId t, SimTime start, SimTime since, Slot& slot) {
+        switch (pool) {
+            case send_slots:
+                return start_send(t, start, slot);
+            case processors:
+                return processor_granted(owner, t, start, slot);
+            case send_ports:
+                return enter_network(t, start, &slot);
+            case receive_slots:
+            case receive_ports:
+                return start_reception(t, start, since, slot);
+        }
+    }
+
+    // ---- a transfer's life ------------------------------------------------------------------
+    [[nodiscard]] std::size_t level_of(TaskId t) const {
+        return network_.level_of(s_.src[t], s_.dst[t]);
+    }
+    [[nodiscard]] const Price& price(TaskId t) const {
+        return pricing_.at(level_of(t), s_.size_class[t]);
+    }
+
+    void ready(TaskId t, SimTime now) {
+        if (s_.kind[t] != TaskKind::transfer) return request(processors, s_.src[t], t, now);
+        if (options_.record_trace) {
+            trace_[t].task = t;
+            trace_[t].ready = to_seconds(now);
+        }
+        const bool cpu = price(t).overhead == OverheadModel::cpu;
+        request(cpu ? processors : send_slots, s_.src[t], t, now);
+    }
+
+    // Offload: the send slot is taken at ts; o_s runs on it.
+    void start_send(TaskId t, SimTime ts, Slot& slot) {
+        const Price& x = price(t);
+        if (options_.record_trace) trace_[t].send_start = to_seconds(ts);
+        if (network_.constrained(level_of(t))) {
+            slot.free = slot.data_end = never;  // until the injection is over
+            events_.push({ts + x.o_s, EventKind::inject, t});
+            return;
+        }
+        const SimTime start = ts + x.o_s, end = start + x.wire;
+        slot.free = end + std::max<SimTime>(0, x.g - x.o_s);
+        slot.data_end = end;
+        injected(t, x, start, end);
+    }
+
+    void processor_granted(Rank rank, TaskId t, SimTime start, Slot& slot) {
+        if (s_.kind[t] != TaskKind::transfer) return computed(t, start, slot);
+        const Price& x = price(t);
+        if (s_.src[t] == rank) {  // o_s of a send
+            slot.free = slot.data_end = start + x.o_s;
+            if (options_.record_trace) trace_[t].send_start = to_seconds(start);
+            events_.push({start + x.o_s, EventKind::inject, t});
+        } else {  // o_r of a receive
+            slot.free = slot.data_end = start + x.o_r;
+            delivered(t, start + x.o_r);
+        }
+    }
+
+    void inject(TaskId t, SimTime now) {
+        if (price(t).overhead == OverheadModel::cpu) return request(send_ports, s_.src[t], t, now);
+        enter_network(t, now, nullptr);
+    }
+
+    // The injection may start at `now`. `port`: the cpu send port just taken (else the send slot
+    // or port is released once the injection end is known).
+    void enter_network(TaskId t, SimTime now, Slot* port) {
+        const Price& x = price(t);
+        const std::size_t level = level_of(t);
+        if (port) port->free = port->data_end = never;
+        if (!network_.constrained(level)) return injection_window(t, x, now, now + x.wire, now);
+        if (network_.fair()) return start_flow(t, x, level, now);
+        LaneWait wait;
+        const SimTime start = network_.take_lanes(s_.src[t], false, level, now, x.hold, wait);
+        record_wait(lane_point(wait.level, wait.ingress), wait.delay);
+        injection_window(t, x, start, start + x.wire, now);
+    }
+
+    // The injection runs from `start` to `end`: the sender's slot or port frees after it.
+    void injection_window(TaskId t, const Price& x, SimTime start, SimTime end, SimTime now) {
+        if (x.overhead == OverheadModel::cpu)
+            release(send_ports, s_.src[t], end + x.g, end, now);
+        else
+            release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, now);
+        injected(t, x, start, end);
+    }
+
+    // The injection window is known: the first byte arrives L after its start.
+    void injected(TaskId t, const Price& x, SimTime start, SimTime end) {
+        if (options_.record_trace) {
+            trace_[t].inject_start = to_seconds(start);
+            trace_[t].inject_end = to_seconds(end);
+        }
+        if (!x.rendezvous) sent(t, end);
+        if (receive_queues(x) || network_.fifo_lanes(level_of(t)))
+            events_.push({start + x.L, EventKind::arrive, t});
+        else
+            finish_reception(t, x, start + x.L, end);
+    }
+
+    [[nodiscard]] bool receive_queues(const Price& x) const {
+        return x.overhead == OverheadModel::cpu || receive_slots_limited_;
+    }
+
+    // The first byte reaches the destination's units: FIFO ingress lanes are taken in tandem (the
+    // bytes cross them W from when all are free), then the device receives from that time on.
+    void arrive(TaskId t, SimTime now) {
+        const Price& x = price(t);
+        const std::size_t level = level_of(t);
+        SimTime at = now;
+        if (network_.fifo_lanes(level)) {
+            LaneWait wait;
+            at = network_.take_lanes(s_.dst[t], true, level, now, x.hold, wait);
+            record_wait(lane_point(wait.level, wait.ingress), wait.delay);
+        }
+        // A reception from `at` at full speed ends W later: as if the bytes had left at at - L.
+        if (!receive_queues(x)) return finish_reception(t, x, at, at - x.L + x.wire);
+        if (at > now) return events_.push({at, EventKind::land, t});
+        land(t, at);
+    }
+
+    void land(TaskId t, SimTime now) {
+        const bool cpu = price(t).overhead == OverheadModel::cpu;
+        request(cpu ? receive_ports : receive_slots, s_.dst[t], t, now);
+    }
+
+    // A receive slot or port is taken at r for the transfer whose first byte arrived at `arrival`.
+    void start_reception(TaskId t, SimTime r, SimTime arrival, Slot& slot) {
+        const Price& x = price(t);
+        slot.free = slot.data_end = never;  // until the reception's end is known
+        if (is_flow(t)) {
+            reception_start_[t] = r;
+            if (data_end_[t] != never) finish_reception(t, x, r, data_end_[t]);
+            return;
+        }
+        finish_reception(t, x, r, arrival - x.L + x.wire);  // at full speed: W after the start
+    }
+
+    // Reception from r; the last byte left the source at `end`.
+    void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end) {
+        const SimTime done = std::max(r + x.wire, end + x.L);
+        if (options_.record_trace) trace_[t].receive_start = to_seconds(r);
+        if (x.rendezvous) sent(t, done);
+        const Rank to = s_.dst[t];
+        if (x.overhead == OverheadModel::cpu) {
+            release(receive_ports, to, done + x.g, done, r);
+            events_.push({done, EventKind::received, t});
+            return;
+        }
+        if (receive_queues(x)) release(receive_slots, to, done + x.o_r, done, r);
+        delivered(t, done + x.o_r);
+    }
+
+    // ---- fair sharing -------------------------------------------------------------------------
+    void start_flow(TaskId t, const Price& x, std::size_t level, SimTime now) {
+        inject_start_[t] = now;
+        if (receive_queues(x))
+            events_.push({now + x.L, EventKind::arrive, t});
+        else
+            reception_start_[t] = now + x.L;
+        if (x.hold == 0) return flow_done(t, x, now);  // nothing to move, no gap: instantaneous
+        network_.uses(s_.src[t], s_.dst[t], level, x.bytes_per_second, uses_);
+        network_.flows().start(t, now, static_cast<double>(x.hold),
+                               static_cast<double>(x.hold - x.wire), uses_);
+        reschedule_flows();
+    }
+
+    // Did the transfer move as a fair-share flow (else its injection took exactly W)?
+    [[nodiscard]] bool is_flow(TaskId t) const {
+        return !inject_start_.empty() && inject_start_[t] != never;
+    }
+
+    void reschedule_flows() {
+        FairShare& flows = network_.flows();
+        for (TaskId t : flows.changed()) {
+            if (const SimTime at = flows.predicted_data_end(t); at != never)
+                events_.push({at, EventKind::flow_data, t});
+            events_.push({flows.predicted_end(t), EventKind::flow_end, t});
+        }
+    }
+
+    void flow_data(TaskId t, SimTime now) {
+        if (network_.flows().predicted_data_end(t) != now) return;  // the prediction moved
+        network_.flows().data_done(t);
+        flow_done(t, price(t), now);
+    }
+
+    void flow_end(TaskId t, SimTime now) {
+        FairShare& flows = network_.flows();
+        if (flows.predicted_end(t) != now) return;
+        const Price& x = price(t);
+        record_wait(fair_point(), now - inject_start_[t] - x.hold);
+        flows.finish(t, now);
+        reschedule_flows();
+    }
+
+    // The flow's last byte has left at `end`.
+    void flow_done(TaskId t, const Price& x, SimTime end) {
+        data_end_[t] = end;
+        if (options_.record_trace) {
+            trace_[t].inject_start = to_seconds(inject_start_[t]);
+            trace_[t].inject_end = to_seconds(end);
+        }
+        if (x.overhead == OverheadModel::cpu)
+            release(send_ports, s_.src[t], end + x.g, end, end);
+        else
+            release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, end);
+        if (!x.rendezvous) sent(t, end);
+        if (reception_start_[t] != never) finish_reception(t, x, reception_start_[t], end);
+    }
+
+    // ---- completions ----------------------------------------------------------------------------
+    void computed(TaskId t, SimTime start, Slot& processor) {
+        const SimTime cost = pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
+        const SimTime end = start + cost;
+        processor.free = processor.data_end = end;
+        ++result_.computes;
+        compute_time_ += cost;
+        const auto rank = static_cast<std::size_t>(s_.src[t]);
+        rank_finish_[rank] = std::max(rank_finish_[rank], end);
+        if (options_.record_trace)
+            result_.compute_trace.push_back(
+                {t, to_seconds(ready_time(t)), to_seconds(start), to_seconds(end)});
+        release_successors(successors_.delivered, t, end);
+    }
+
+    void sent(TaskId t, SimTime time) {
+        if (options_.record_trace) trace_[t].sent = to_seconds(time);
+        release_successors(successors_.sent, t, time);
+    }
+
+    void delivered(TaskId t, SimTime time) {
+        const std::size_t level = level_of(t);
+        const Price& x = pricing_.at(level, s_.size_class[t]);
+        LevelStats& stats = result_.levels[level];
+        ++stats.transfers;
+        stats.bytes += s_.bytes(t);
+        wire_time_[level] += x.wire;
+        ++result_.transfers;
+        const auto to = static_cast<std::size_t>(s_.dst[t]);
+        rank_finish_[to] = std::max(rank_finish_[to], time);
+        if (options_.record_trace) {
+            trace_[t].complete = to_seconds(time);
+            trace_[t].level = static_cast<std::uint8_t>(level);
+        }
+        release_successors(successors_.delivered, t, time);
+    }
+
+    // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
+    // successor ready then.
+    void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
+        makespan_ = std::max(makespan_, time);
+        if (successors.rows() == 0) return;
+        for (TaskId next : successors.row(t)) {
+            SimTime at = time;
+            if (!ready_at_.empty()) at = ready_at_[next] = std::max(ready_at_[next], time);
+            if (--missing_[next] == 0) events_.push({at, EventKind::ready, next});
+        }
+    }
+    [[nodiscard]] SimTime ready_time(TaskId t) const {
+        return ready_at_.empty() ? 0 : ready_at_[t];
+    }
+
+    // ---- results
+    // ----------------------------------------------------------------------------------
+    void init_results(const Machine& m) {
+        rank_finish_.assign(ranks_, 0);
+        wire_time_.assign(m.levels.size(), 0);
+        for (const Level& level : m.levels) result_.levels.push_back({level.name});
+        result_.queueing = {{"device send slots"}, {"device receive slots"}};
+        for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
+            result_.queueing.push_back({m.levels[level].name + " egress lanes"});
+            result_.queueing.push_back({m.levels[level].name + " ingress lanes"});
+        }
+        for (const char* point : {"processor", "send port", "receive port", "fair sharing"})
+            result_.queueing.push_back({point});
+        if (options_.record_trace) trace_.resize(s_.size());
+    }
+    [[nodiscard]] std::size_t lane_point(std::size_t level, bool ingress) const {
+        return 2 + 2 * level + (ingress ? 1 : 0);
+    }
+    [[nodiscard]] std::size_t fair_point() const { return result_.queueing.size() - 1; }
+    [[nodiscard]] std::size_t point_of(Pool pool) const {
+        const std::size_t extra = result_.queueing.size() - 4;  // processor, ports, fair sharing
+        switch (pool) {
+            case send_slots:
+                return 0;
+            case receive_slots:
+                return 1;
+            case processors:
+                return extra;
+            case send_ports:
+                return extra + 1;
+            case receive_ports:
+                return extra + 2;
+        }
+        return 0;
+    }
+    void record_wait(std::size_t point, SimTime delay) {
+        if (delay <= 0) return;
+        QueueingStats& q = result_.queueing[point];
+        ++q.delayed;
+        q.total_delay += to_seconds(delay);
+        q.max_delay = std::max(q.max_delay, to_seconds(delay));
+    }
+
+    SimResult finish() {
         const std::size_t completed = result_.transfers + result_.computes;
         if (completed != s_.size())
             throw InputError(
                 fmt::format("schedule never finishes: {} of {} tasks wait on a "
                             "dependency cycle (run piccolo verify)",
                             s_.size() - completed, s_.size()));
+        result_.makespan = to_seconds(makespan_);
+        result_.compute_time = to_seconds(compute_time_);
+        for (SimTime f : rank_finish_) result_.rank_finish.push_back(to_seconds(f));
+        for (std::size_t level = 0; level < wire_time_.size(); ++level)
+            result_.levels[level].wire_time = to_seconds(wire_time_[level]);
         if (options_.record_trace)
             for (TaskId t = 0; t < s_.size(); ++t)
                 if (s_.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
         return std::move(result_);
     }
 
-  private:
-    static int radix(const std::optional<int>& r) { return r ? *r : 0; }
-
-    // LogGP parameters of every (level, size) the schedule uses, resolved before the replay.
-    void resolve_parameters() {
-        const std::size_t sizes = s_.size_values.size();
-        params_.resize(machine_.levels.size() * sizes);
-        wire_.resize(params_.size());
-        for (std::size_t level = 0; level < machine_.levels.size(); ++level)
-            for (std::size_t c = 0; c < sizes; ++c) {
-                const LogGP p =
-                    machine_.levels[level].loggp.at(static_cast<double>(s_.size_values[c]));
-                params_[level * sizes + c] = p;
-                wire_[level * sizes + c] = static_cast<double>(s_.size_values[c] - 1) * p.G;
-            }
-    }
-    [[nodiscard]] std::size_t level_of(TaskId t) const {
-        const std::size_t a = static_cast<std::size_t>(s_.src[t]),
-                          b = static_cast<std::size_t>(s_.dst[t]);
-        for (std::size_t level = 0; level < unit_.size(); ++level)
-            if (unit_[level][a] == unit_[level][b]) return level;
-        return unit_.size();
-    }
-    // What one event needs of its transfer, derived once: the level that prices it, its LogGP
-    // parameters and (m-1)G.
-    struct Priced {
-        std::size_t level;
-        const LogGP* p;
-        double wire;
-    };
-    [[nodiscard]] Priced priced(TaskId t) const {
-        const std::size_t level = level_of(t);
-        const std::size_t index = level * s_.size_values.size() + s_.size_class[t];
-        return {level, &params_[index], wire_[index]};
-    }
-    [[nodiscard]] bool contention() const { return options_.contention; }
-    // Does a transfer priced at `level` cross the boundary of a unit whose lanes are limited?
-    [[nodiscard]] bool needs_lanes(const Priced& x) const {
-        return contention() && limited_lanes_below_[x.level];
-    }
-
-    void record_wait(std::size_t point, double delay) {
-        // Below a picosecond a "delay" is floating-point rounding of equal times, not queueing.
-        if (delay <= 1e-12) return;
-        QueueingStats& q = result_.queueing[point];
-        ++q.delayed;
-        q.total_delay += delay;
-        q.max_delay = std::max(q.max_delay, delay);
-    }
-
-    void ready(TaskId t, double now) {
-        if (s_.kind[t] != TaskKind::transfer) return run_compute(t, now);
-        if (options_.record_trace) trace_[t] = {t, now};
-        if (!contention() || !send_slots_.limited()) return start_send(t, now, nullptr);
-        const auto device = static_cast<std::size_t>(s_.src[t]);
-        if (waiting_head_[device] == waiting_[device].size()) {  // nobody queued before it
-            double& slot = send_slots_.earliest(device, now);
-            if (slot <= now) return start_send(t, now, &slot);
-        }
-        waiting_[device].push_back({t, now});
-        wake(static_cast<TaskId>(device), now);
-    }
-
-    // Serve the device's send queue in FIFO order while a slot is free now.
-    void wake(TaskId device, double now) {
-        if (now >= next_wake_[device]) next_wake_[device] = unknown_time;
-        std::vector<Waiting>& queue = waiting_[device];
-        std::size_t& head = waiting_head_[device];
-        while (head < queue.size()) {
-            double& slot = send_slots_.earliest(device, now);
-            if (slot > now) return schedule_wake(device, slot);  // unknown: INJECT will
-            const Waiting next = queue[head++];
-            record_wait(0, now - next.ready);
-            start_send(next.task, now, &slot);
-        }
-        queue.clear();
-        head = 0;
-    }
-
-    void schedule_wake(std::size_t device, double time) {
-        if (time == unknown_time || time >= next_wake_[device]) return;
-        next_wake_[device] = time;
-        events_.push({time, EventKind::wake, static_cast<TaskId>(device)});
-    }
-
-    // ts = now: o_s starts. Without lane limits everything up to the arrival is known now.
-    void start_send(TaskId t, double now, double* slot) {
-        const Priced x = priced(t);
-        if (options_.record_trace) trace_[t].send_start = now;
-        if (needs_lanes(x)) {
-            if (slot) *slot = unknown_time;  // released at INJECT
-            events_.push({now + x.p->o_s, EventKind::inject, t});
-            return;
-        }
-        if (slot) *slot = now + std::max(x.p->o_s, x.p->g) + x.wire;
-        injected(t, x, now + x.p->o_s);
-    }
-
-    // Take one lane of every unit the transfer leaves, then release the send slot.
-    void inject(TaskId t, double now) {
-        const Priced x = priced(t);
-        const double start = take_lanes(x, now, egress_, s_.src[t], 2);
-        if (send_slots_.limited()) {
-            const auto device = static_cast<std::size_t>(s_.src[t]);
-            // The slot's busy time max(o_s, g) + (m-1)G from ts shifts with the injection.
-            double& slot = send_slots_.unresolved(device);
-            slot = start + (std::max(x.p->o_s, x.p->g) - x.p->o_s) + x.wire;
-            if (waiting_head_[device] < waiting_[device].size()) schedule_wake(device, slot);
-        }
-        injected(t, x, start);
-    }
-
-    // Waits for one lane of each unit (below the transfer's common level) that `rank` belongs to,
-    // holds them all for the (m-1)G window and returns the window's start.
-    double take_lanes(const Priced& x, double now, std::vector<Servers>& lanes, Rank rank,
-                      std::size_t first_point) {
-        const std::size_t top = x.level;
-        double start = now;
-        std::size_t binding = top;
-        std::size_t chosen = 0;
-        for (std::size_t level = 0; level < top; ++level) {
-            if (!lanes[level].limited()) continue;
-            double& lane = lanes[level].earliest(static_cast<std::size_t>(unit_[level][rank]), now);
-            chosen_[chosen++] = &lane;
-            if (lane > start) {
-                start = lane;
-                binding = level;
-            }
-        }
-        const double end = start + x.wire;
-        for (std::size_t i = 0; i < chosen; ++i) *chosen_[i] = end;
-        if (binding < top) record_wait(first_point + 2 * binding, start - now);
-        return start;
-    }
-
-    // The first byte leaves at `start` and arrives L later.
-    void injected(TaskId t, const Priced& x, double start) {
-        if (options_.record_trace) {
-            trace_[t].inject_start = start;
-            trace_[t].inject_end = start + x.wire;
-        }
-        const double first_byte = start + x.p->L;
-        if (needs_lanes(x) || (contention() && receive_slots_.limited()))
-            events_.push({first_byte, EventKind::arrive, t});
-        else
-            received(t, x, first_byte);
-    }
-
-    // Reception needs a receive slot of the device and one ingress lane per unit it enters.
-    void arrive(TaskId t, double now) {
-        const Priced x = priced(t);
-        const auto device = static_cast<std::size_t>(s_.dst[t]);
-        double* slot = nullptr;
-        double from = now;
-        if (receive_slots_.limited()) {
-            slot = &receive_slots_.earliest(device, now);
-            from = std::max(now, *slot);
-            record_wait(1, from - now);
-        }
-        const double start = take_lanes(x, from, ingress_, s_.dst[t], 3);
-        if (slot) *slot = start + x.wire + x.p->o_r;
-        received(t, x, start);
-    }
-
-    // Reception runs from `start`: (m-1)G, then o_r, and the data is usable.
-    void received(TaskId t, const Priced& x, double start) {
-        const double complete = start + x.wire + x.p->o_r;
-        LevelStats& stats = result_.levels[x.level];
-        ++stats.transfers;
-        stats.bytes += s_.bytes(t);
-        stats.wire_time += x.wire;
-        ++result_.transfers;
-        double& finish = result_.rank_finish[static_cast<std::size_t>(s_.dst[t])];
-        finish = std::max(finish, complete);
-        if (options_.record_trace) {
-            trace_[t].receive_start = start;
-            trace_[t].complete = complete;
-            trace_[t].level = static_cast<std::uint8_t>(x.level);
-        }
-        completed(t, complete);
-    }
-
-    // Compute tasks run one at a time per rank, in the order they become ready.
-    void run_compute(TaskId t, double now) {
-        const ComputeCosts& c = machine_.compute;
-        const auto bytes = static_cast<double>(s_.bytes(t));
-        double cost = 0;
-        switch (s_.kind[t]) {
-            case TaskKind::reduce:
-                cost = c.reduce_per_byte * bytes;
-                break;
-            case TaskKind::permute:
-                cost = c.permute_latency + c.permute_per_byte * bytes;
-                break;
-            case TaskKind::copy:
-                cost = c.copy_per_byte * bytes;
-                break;
-            case TaskKind::transfer:
-                break;
-        }
-        const auto rank = static_cast<std::size_t>(s_.src[t]);
-        const double start = std::max(now, compute_free_[rank]);
-        const double end = start + cost;
-        compute_free_[rank] = end;
-        ++result_.computes;
-        result_.compute_time += cost;
-        result_.rank_finish[rank] = std::max(result_.rank_finish[rank], end);
-        if (options_.record_trace) result_.compute_trace.push_back({t, now, start, end});
-        completed(t, end);
-    }
-
-    // Task t completes at `time`: a successor whose last dependency this was is ready then.
-    void completed(TaskId t, double time) {
-        result_.makespan = std::max(result_.makespan, time);
-        for (TaskId next : successors_.row(t)) {
-            double ready = time;
-            if (!ready_at_.empty()) ready = ready_at_[next] = std::max(ready_at_[next], time);
-            if (--missing_[next] == 0) events_.push({ready, EventKind::ready, next});
-        }
-    }
-
     const Schedule& s_;
-    const Machine& machine_;
+    const Schedule::Successors& successors_;
     SimOptions options_;
     std::size_t ranks_;
-    std::vector<LogGP> params_;           // per (level, size class)
-    std::vector<double> wire_;            // (m-1)G per (level, size class)
-    std::vector<std::vector<int>> unit_;  // per level below the system: unit of each rank
-    Servers send_slots_, receive_slots_;
-    std::vector<Servers> egress_, ingress_;  // per level below the system
-    std::vector<std::vector<Waiting>> waiting_;
-    std::vector<std::size_t> waiting_head_;
-    std::vector<double> next_wake_;  // earliest WAKE event queued per device
-    std::vector<double> compute_free_;
-    const Csr<TaskId>& successors_;
-    std::vector<std::uint32_t> missing_;     // dependencies not yet complete
-    std::vector<double> ready_at_;           // latest dependency completion (tasks with joins)
-    std::vector<bool> limited_lanes_below_;  // per level, see the constructor
-    std::vector<double*> chosen_;            // scratch: one lane per level
+    Pricing pricing_;
+    Network network_;
+    std::array<SlotPool, pool_count> pools_;
+    bool receive_slots_limited_ = false;
+    std::vector<std::uint32_t> missing_;  // dependencies not yet done
+    std::vector<SimTime> ready_at_;       // latest dependency time (tasks with joins)
+    // Fair sharing only, per task: when its flow started, when its data was done, and when its
+    // reception started (whichever of the last two comes second finishes the reception).
+    std::vector<SimTime> inject_start_, data_end_, reception_start_;
+    std::vector<FairShare::Use> uses_;  // scratch
+    std::vector<SimTime> rank_finish_, wire_time_;
+    SimTime makespan_ = 0, compute_time_ = 0;
     std::vector<TransferTrace> trace_;
-    detail::EventQueue events_;
+    EventQueue events_;
     SimResult result_;
 };
 
 }  // namespace
 
-SimResult simulate(const Schedule& schedule, const Csr<TaskId>& successors, const Machine& machine,
-                   const RankLayout& layout, const SimOptions& options) {
+SimResult simulate(const Schedule& schedule, const Schedule::Successors& successors,
+                   const Machine& machine, const RankLayout& layout, const SimOptions& options) {
     if (schedule.shape.ranks > layout.ranks())
         throw InputError(fmt::format("the schedule has {} ranks but the layout places only {}",
                                      schedule.shape.ranks, layout.ranks()));

@@ -1,10 +1,10 @@
 #pragma once
 // The engine's event queue, ordered by (time, kind, id). Time never goes backwards in a
-// discrete-event simulation, so a radix heap over the bit patterns of the (non-negative) times
-// works: a push is O(1), and each event moves between at most 64 buckets over its life. The
-// events that share the current time (symmetric collectives make thousands of them) are then
-// sorted once by (kind, id) and served in order; the few events pushed for the current time while
-// it is being served go to a small binary heap that is merged on the fly.
+// discrete-event simulation, so a radix heap over the (non-negative, integer) times works: a push
+// is O(1), and each event moves between at most 64 buckets over its life. The events that share the
+// current time (symmetric collectives make thousands of them) are then sorted once by (kind, id)
+// and served in order; the few events pushed for the current time while it is being served go to a
+// small binary heap that is merged on the fly.
 
 #include <algorithm>
 #include <array>
@@ -15,17 +15,30 @@
 #include <utility>
 #include <vector>
 
+#include "sim_time.hpp"
+
 namespace piccolo::detail {
 
-enum class EventKind : std::uint8_t { ready, wake, inject, arrive };
+// At one time, releases come before requests, so a request sees every slot freed at its time.
+enum class EventKind : std::uint8_t {
+    flow_data,  // a fair-share flow's last byte has left (if the prediction still holds)
+    flow_end,   // a fair-share flow ends and frees its share (if the prediction still holds)
+    wake,       // a slot of pool (kind - wake) frees: serve its queue; id = the owner
+    wake_last = wake + 7,
+    received,  // cpu overhead model: the last byte is in, o_r waits for the processor
+    ready,     // every dependency of a task is done
+    inject,    // o_s is over: the first byte may leave
+    arrive,    // the first byte reaches the destination's units (ingress lanes)
+    land,      // the first byte may enter the destination device (receive slot or port)
+};
 
 struct Event {
-    double time;
-    std::uint64_t key;  // kind in the high 32 bits, task (or device) id in the low 32
+    SimTime time;
+    std::uint64_t key;  // kind in the high 32 bits, task (or owner) id in the low 32
 
-    Event(double t, EventKind kind, std::uint32_t id)
+    Event(SimTime t, EventKind kind, std::uint32_t id)
         : time(t), key((std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | id) {}
-    Event(double t, std::uint64_t k) : time(t), key(k) {}
+    Event(SimTime t, std::uint64_t k) : time(t), key(k) {}
     [[nodiscard]] EventKind kind() const { return static_cast<EventKind>(key >> 32); }
     [[nodiscard]] std::uint32_t id() const { return static_cast<std::uint32_t>(key); }
 };
@@ -40,7 +53,7 @@ class EventQueue {
             late_.push(e.key);
             return;
         }
-        const std::uint64_t bits = std::bit_cast<std::uint64_t>(e.time);
+        const auto bits = static_cast<std::uint64_t>(e.time);
         buckets_[bucket_of(bits)].push_back({bits, e.key});
         ++size_;
     }
@@ -81,7 +94,7 @@ class EventQueue {
             spill.clear();
             buckets_[i].swap(spill);  // keep the capacity
         }
-        now_ = std::bit_cast<double>(last_);
+        now_ = static_cast<SimTime>(last_);
         batch_.clear();
         next_ = 0;
         for (const Item& item : buckets_[0]) batch_.push_back(item.key);
@@ -120,7 +133,7 @@ class EventQueue {
     std::array<std::vector<Item>, 65> buckets_;
     std::uint64_t last_ = 0;
     std::size_t size_ = 0;
-    double now_ = 0;
+    SimTime now_ = 0;
     std::vector<std::uint64_t> batch_;  // keys of the events at now_, sorted
     std::size_t next_ = 0;              // first unserved entry of batch_
     std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> late_;

@@ -32,6 +32,7 @@
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
 #include "select_fingerprint.hpp"
+#include "select_sweep.hpp"
 #include "select_text.hpp"
 
 namespace piccolo {
@@ -40,25 +41,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
-
-// An algorithm of the sweep: the user's, plus ring and rd when the user left them out (the
-// baseline is always measured).
-struct SweptAlgorithm {
-    const AlgorithmInfo* info = nullptr;
-    bool reported = true;
-};
-
-struct Candidate {
-    int k = 0;                 // 0 for algorithms without radix
-    std::size_t schedule = 0;  // index into Sweep::schedules
-};
-
-// The candidates of one (collective, p, algorithm).
-struct CandidateSet {
-    std::vector<Candidate> candidates;  // by increasing k
-    std::string unavailable;            // why there are none
-};
+using detail::CandidateSet;
+using detail::not_run;
+using detail::SweptAlgorithm;
 
 struct DistinctSchedule {
     std::shared_ptr<const Schedule> schedule;  // released once every scale has simulated it
@@ -78,16 +63,17 @@ bool resize_by_payload(Collective c) {
     return c == Collective::allreduce;
 }
 
-class Sweep {
+class SweepRun {
   public:
-    explicit Sweep(const SelectRequest& request) : request_(request) {
-        collectives_ = unique_collectives(request.collectives);
+    explicit SweepRun(const SelectRequest& request) : request_(request) {
+        sweep_.collectives = unique_collectives(request.collectives);
         plan_algorithms();
-        sizes_ = request.sizes.empty() ? default_select_sizes() : request.sizes;
+        sweep_.sizes = request.sizes.empty() ? default_select_sizes() : request.sizes;
         check_sizes();
         // Increasing and distinct: rule lists (MPICH "<=" thresholds) rely on the order.
-        std::sort(sizes_.begin(), sizes_.end());
-        sizes_.erase(std::unique(sizes_.begin(), sizes_.end()), sizes_.end());
+        std::sort(sweep_.sizes.begin(), sweep_.sizes.end());
+        sweep_.sizes.erase(std::unique(sweep_.sizes.begin(), sweep_.sizes.end()),
+                           sweep_.sizes.end());
         plan_scales();
         check_radices();
     }
@@ -105,7 +91,12 @@ class Sweep {
             stats_.simulate_seconds =
                 std::chrono::duration<double>(Clock::now() - generated).count();
         });
-        SelectResult result = rank();
+        SelectResult result;
+        result.machine = request_.machine.name;
+        result.style = request_.style;
+        result.contention = request_.contention;
+        result.notes = notes_;
+        detail::rank_sweep(sweep_, result);
         result.stats = stats_;
         return result;
     }
@@ -127,22 +118,22 @@ class Sweep {
             for (const AlgorithmInfo& info : algorithms()) names.emplace_back(info.name);
         for (const std::string& name : names) {
             const AlgorithmInfo& info = find_algorithm(name);  // throws on unknown names
-            const bool seen = std::any_of(swept_.begin(), swept_.end(),
+            const bool seen = std::any_of(sweep_.algorithms.begin(), sweep_.algorithms.end(),
                                           [&](const SweptAlgorithm& a) { return a.info == &info; });
-            if (!seen) swept_.push_back({&info, true});
+            if (!seen) sweep_.algorithms.push_back({&info, true});
         }
         for (const char* name : baseline_algorithms) {
             const AlgorithmInfo& info = find_algorithm(name);
-            const bool seen = std::any_of(swept_.begin(), swept_.end(),
+            const bool seen = std::any_of(sweep_.algorithms.begin(), sweep_.algorithms.end(),
                                           [&](const SweptAlgorithm& a) { return a.info == &info; });
-            if (!seen) swept_.push_back({&info, false});
+            if (!seen) sweep_.algorithms.push_back({&info, false});
         }
     }
 
     void check_sizes() const {
-        if (sizes_.empty())
+        if (sweep_.sizes.empty())
             throw InputError("--sizes: empty list (give at least one message size, e.g. 8,1KiB)");
-        for (std::uint64_t bytes : sizes_)
+        for (std::uint64_t bytes : sweep_.sizes)
             if (bytes == 0)
                 throw InputError("--sizes: message sizes must be at least 1 byte (got 0)");
     }
@@ -160,22 +151,24 @@ class Sweep {
                                              detail::scale_label(s)));
                 continue;
             }
-            if (std::find(scales_.begin(), scales_.end(), s) != scales_.end()) continue;
+            if (std::find(sweep_.scales.begin(), sweep_.scales.end(), s) != sweep_.scales.end())
+                continue;
             layouts_.emplace_back(request_.machine, s.nodes, s.ranks_per_node);  // validates
-            scales_.push_back(s);
+            sweep_.scales.push_back(s);
         }
-        if (scales_.empty())
+        if (sweep_.scales.empty())
             throw InputError(
                 "--nodes/--ppn: every scale has fewer than 2 ranks (use more nodes "
                 "or more ranks per node)");
-        for (const Scale& s : scales_)
-            if (std::find(ranks_.begin(), ranks_.end(), s.ranks()) == ranks_.end())
-                ranks_.push_back(s.ranks());
+        for (const Scale& s : sweep_.scales)
+            if (std::find(sweep_.ranks.begin(), sweep_.ranks.end(), s.ranks()) ==
+                sweep_.ranks.end())
+                sweep_.ranks.push_back(s.ranks());
     }
 
     void check_radices() const {
         if (request_.radices.empty()) return;
-        const int largest = *std::max_element(ranks_.begin(), ranks_.end());
+        const int largest = *std::max_element(sweep_.ranks.begin(), sweep_.ranks.end());
         for (int k : request_.radices) {
             if (k < 2) throw InputError(fmt::format("-k: every k must be at least 2 (got {})", k));
             if (k > largest)
@@ -184,18 +177,18 @@ class Sweep {
                                 "(largest p = {}); use 2 <= k <= p",
                                 k, largest));
         }
-        for (const SweptAlgorithm& a : swept_) {
+        for (const SweptAlgorithm& a : sweep_.algorithms) {
             if (!a.reported || !a.info->has_radix) continue;
             bool any = false;
-            for (Rank p : ranks_) any = any || !radices_for(*a.info, p).empty();
+            for (Rank p : sweep_.ranks) any = any || !radices_for(*a.info, p).empty();
             if (!any)
                 throw InputError(fmt::format(
                     "-k: no k in {{{}}} is valid for {} at any scale (p = {}; {} accepts k in "
                     "{{{}}} "
                     "for p = {}); add a valid k or drop {} from --algorithms",
-                    fmt::join(request_.radices, ", "), a.info->name, fmt::join(ranks_, ", "),
-                    a.info->name, fmt::join(a.info->valid_radices(ranks_.front()), ", "),
-                    ranks_.front(), a.info->name));
+                    fmt::join(request_.radices, ", "), a.info->name, fmt::join(sweep_.ranks, ", "),
+                    a.info->name, fmt::join(a.info->valid_radices(sweep_.ranks.front()), ", "),
+                    sweep_.ranks.front(), a.info->name));
         }
     }
 
@@ -212,9 +205,6 @@ class Sweep {
     }
 
     // ---- step 1: distinct schedules ------------------------------------------------------------
-    [[nodiscard]] std::size_t set_index(std::size_t c, std::size_t p, std::size_t a) const {
-        return (c * ranks_.size() + p) * swept_.size() + a;
-    }
 
     // A slice of the candidate k of one (collective, p, algorithm): the unit of work of step 1.
     // rm/prm have up to p - 1 candidates, so they are cut into slices to balance the threads.
@@ -226,9 +216,9 @@ class Sweep {
     static constexpr std::size_t ks_per_job = 32;
 
     GeneratedSet generate_slice(const GenerateJob& job) const {
-        const Collective collective = collectives_[job.collective];
-        const Rank p = ranks_[job.p_index];
-        const AlgorithmInfo& info = *swept_[job.algorithm].info;
+        const Collective collective = sweep_.collectives[job.collective];
+        const Rank p = sweep_.ranks[job.p_index];
+        const AlgorithmInfo& info = *sweep_.algorithms[job.algorithm].info;
         GeneratedSet out;
         if (job.ks.empty()) {
             out.unavailable = request_.radices.empty()
@@ -243,6 +233,7 @@ class Sweep {
         // Any size works for a template; an Allreduce needs at least one byte per segment.
         g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(p));
         g.payload = resize_by_payload(collective);  // Allgather resizes without payload
+        g.style = request_.style;
         std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_signature;
         for (int k : job.ks) {
             g.k = k;
@@ -276,16 +267,17 @@ class Sweep {
         // Jobs in (collective, p, algorithm, k) order; that order also fixes which schedule
         // represents identical ones, so the result does not depend on the threads.
         std::vector<GenerateJob> jobs;
-        for (std::size_t c = 0; c < collectives_.size(); ++c)
-            for (std::size_t p = 0; p < ranks_.size(); ++p)
-                for (std::size_t a = 0; a < swept_.size(); ++a) {
-                    const std::vector<int> ks = radices_for(*swept_[a].info, ranks_[p]);
+        for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
+            for (std::size_t p = 0; p < sweep_.ranks.size(); ++p)
+                for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
+                    const std::vector<int> ks =
+                        radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p]);
                     std::size_t first = 0;
                     do {
                         const std::size_t last = std::min(ks.size(), first + ks_per_job);
                         GenerateJob job{c, p, a, {ks.begin() + first, ks.begin() + last}, 0};
                         job.cost = std::max<std::uint64_t>(1, job.ks.size()) *
-                                   static_cast<std::uint64_t>(ranks_[p]);
+                                   static_cast<std::uint64_t>(sweep_.ranks[p]);
                         jobs.push_back(std::move(job));
                         first = last;
                     } while (first < ks.size());
@@ -305,9 +297,10 @@ class Sweep {
             tbb::simple_partitioner());
 
         // Share identical schedules across slices and algorithms (rd is rm with k = 2, ...).
-        sets_.resize(collectives_.size() * ranks_.size() * swept_.size());
+        sweep_.sets.resize(sweep_.collectives.size() * sweep_.ranks.size() *
+                           sweep_.algorithms.size());
         std::vector<std::unordered_map<std::uint64_t, std::vector<std::size_t>>> known(
-            collectives_.size() * ranks_.size());
+            sweep_.collectives.size() * sweep_.ranks.size());
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const GenerateJob& job = jobs[j];
             GeneratedSet& g = generated[j];
@@ -315,13 +308,14 @@ class Sweep {
             for (std::size_t u = 0; u < g.uniques.size(); ++u)
                 global[u] =
                     share(job.collective, job.p_index, std::move(g.uniques[u]), g.signatures[u],
-                          known[job.collective * ranks_.size() + job.p_index]);
-            CandidateSet& set = sets_[set_index(job.collective, job.p_index, job.algorithm)];
+                          known[job.collective * sweep_.ranks.size() + job.p_index]);
+            CandidateSet& set =
+                sweep_.sets[sweep_.set_index(job.collective, job.p_index, job.algorithm)];
             stats_.candidates += g.k_to_local.size();
             for (auto [k, local] : g.k_to_local) set.candidates.push_back({k, global[local]});
             if (set.unavailable.empty()) set.unavailable = std::move(g.unavailable);
         }
-        for (CandidateSet& set : sets_)
+        for (CandidateSet& set : sweep_.sets)
             if (!set.candidates.empty()) set.unavailable.clear();
     }
 
@@ -329,9 +323,10 @@ class Sweep {
                       std::unordered_map<std::uint64_t, std::vector<std::size_t>>& known) {
         for (std::size_t index : known[signature])
             if (detail::same_timing(*schedules_[index].schedule, schedule,
-                                    resize_by_payload(collectives_[c])))
+                                    resize_by_payload(sweep_.collectives[c])))
                 return index;
         known[signature].push_back(schedules_.size());
+        sweep_.rounds.push_back(detail::transfer_rounds(schedule));
         schedules_.push_back({std::make_shared<const Schedule>(std::move(schedule)), p});
         return schedules_.size() - 1;
     }
@@ -355,9 +350,9 @@ class Sweep {
         for (std::size_t s = 0; s < schedules_.size(); ++s) {
             const Schedule& schedule = *schedules_[s].schedule;
             std::uint64_t runs = 0;
-            for (std::uint64_t bytes : sizes_) runs += runs_at(schedule, bytes) ? 1 : 0;
-            for (std::size_t scale = 0; scale < scales_.size(); ++scale)
-                if (scales_[scale].ranks() == ranks_[schedules_[s].p_index]) {
+            for (std::uint64_t bytes : sweep_.sizes) runs += runs_at(schedule, bytes) ? 1 : 0;
+            for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale)
+                if (sweep_.scales[scale].ranks() == sweep_.ranks[schedules_[s].p_index]) {
                     jobs.push_back({s, scale, runs, runs * schedule.size()});
                     ++uses[s];
                 }
@@ -371,7 +366,8 @@ class Sweep {
         for (const SimJob& j : jobs) stats_.simulations += j.runs;
         if (request_.progress) request_.progress->set_total(total);
 
-        times_.assign(schedules_.size() * scales_.size() * sizes_.size(), not_run);
+        sweep_.times.assign(schedules_.size() * sweep_.scales.size() * sweep_.sizes.size(),
+                            not_run);
         auto remaining = std::make_unique<std::atomic<std::size_t>[]>(schedules_.size());
         for (std::size_t s = 0; s < schedules_.size(); ++s) remaining[s].store(uses[s]);
         const SimOptions options{request_.contention, false};
@@ -385,11 +381,11 @@ class Sweep {
                     const RankLayout& layout = layouts_[job.scale];
                     // One copy and one set of successor lists per job; only sizes change below.
                     Schedule sized = *schedule;
-                    const Csr<TaskId> successors = sized.successors();
-                    for (std::size_t z = 0; z < sizes_.size(); ++z) {
-                        if (!runs_at(*schedule, sizes_[z])) continue;
-                        set_message_size(sized, sizes_[z]);
-                        time_at(job.schedule, job.scale, z) =
+                    const Schedule::Successors successors = sized.successors();
+                    for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
+                        if (!runs_at(*schedule, sweep_.sizes[z])) continue;
+                        set_message_size(sized, sweep_.sizes[z]);
+                        sweep_.times[sweep_.time_index(job.schedule, job.scale, z)] =
                             simulate(sized, successors, request_.machine, layout, options).makespan;
                         if (request_.progress) request_.progress->add(sized.size());
                     }
@@ -403,131 +399,11 @@ class Sweep {
             tbb::simple_partitioner());
     }
 
-    double& time_at(std::size_t schedule, std::size_t scale, std::size_t size) {
-        return times_[(schedule * scales_.size() + scale) * sizes_.size() + size];
-    }
-    [[nodiscard]] double time_at(std::size_t schedule, std::size_t scale, std::size_t size) const {
-        return times_[(schedule * scales_.size() + scale) * sizes_.size() + size];
-    }
-
-    // ---- step 3: ranking ----------------------------------------------------------------------
-    [[nodiscard]] const CandidateSet& candidates(std::size_t c, std::size_t scale,
-                                                 std::size_t a) const {
-        const std::size_t p_index = static_cast<std::size_t>(
-            std::find(ranks_.begin(), ranks_.end(), scales_[scale].ranks()) - ranks_.begin());
-        return sets_[set_index(c, p_index, a)];
-    }
-
-    // `schedule`: the distinct schedule of the best k, when there is one.
-    AlgorithmOutcome outcome(std::size_t c, std::size_t scale, std::size_t z, std::size_t a,
-                             std::size_t& schedule) const {
-        const AlgorithmInfo& info = *swept_[a].info;
-        const CandidateSet& set = candidates(c, scale, a);
-        AlgorithmOutcome out;
-        out.algorithm = std::string(info.name);
-        out.has_radix = info.has_radix;
-        const Candidate* best = nullptr;
-        for (const Candidate& cand : set.candidates) {
-            const double t = time_at(cand.schedule, scale, z);
-            if (std::isnan(t)) continue;
-            if (info.has_radix) out.candidates.emplace_back(cand.k, t);
-            if (!best || t < out.time) {  // strict: the smallest k wins ties
-                best = &cand;
-                out.time = t;
-            }
-        }
-        if (!best) {
-            out.skipped = set.unavailable;
-            if (out.skipped.empty() && !set.candidates.empty())
-                out.skipped =
-                    fmt::format("needs at least p = {} bytes (the vector is cut into p segments)",
-                                scales_[scale].ranks());
-            return out;
-        }
-        out.available = true;
-        out.k = best->k;
-        schedule = best->schedule;
-        for (const Candidate& cand : set.candidates)
-            if (cand.schedule == best->schedule && cand.k != best->k)
-                out.same_schedule_k.push_back(cand.k);
-        return out;
-    }
-
-    SelectResult rank() const {
-        SelectResult result;
-        result.machine = request_.machine.name;
-        result.contention = request_.contention;
-        result.collectives = collectives_;
-        for (const SweptAlgorithm& a : swept_)
-            if (a.reported) result.algorithms.emplace_back(a.info->name);
-        result.scales = scales_;
-        result.sizes = sizes_;
-        result.notes = notes_;
-        result.points.reserve(collectives_.size() * scales_.size() * sizes_.size());
-        for (std::size_t c = 0; c < collectives_.size(); ++c)
-            for (std::size_t s = 0; s < scales_.size(); ++s)
-                for (std::size_t z = 0; z < sizes_.size(); ++z)
-                    result.points.push_back(point(c, s, z));
-        return result;
-    }
-
-    PointSelection point(std::size_t c, std::size_t s, std::size_t z) const {
-        PointSelection point;
-        point.collective = collectives_[c];
-        point.scale = scales_[s];
-        point.bytes = sizes_[z];
-        std::optional<AlgorithmOutcome> ring, rd;
-        std::vector<std::size_t> reported;       // index into swept_ per reported outcome
-        std::vector<std::size_t> best_schedule;  // per reported outcome
-        for (std::size_t a = 0; a < swept_.size(); ++a) {
-            std::size_t schedule = 0;
-            AlgorithmOutcome o = outcome(c, s, z, a, schedule);
-            if (o.algorithm == "ring") ring = o;
-            if (o.algorithm == "rd") rd = o;
-            if (!swept_[a].reported) continue;
-            reported.push_back(a);
-            best_schedule.push_back(schedule);
-            point.algorithms.push_back(std::move(o));
-        }
-        // Best: fastest; ties go to the earlier algorithm of the list (ring, k-ring, rd, ...).
-        for (std::size_t i = 0; i < point.algorithms.size(); ++i) {
-            const AlgorithmOutcome& o = point.algorithms[i];
-            if (o.available && (point.best < 0 || o.time < point.best_outcome()->time))
-                point.best = static_cast<int>(i);
-        }
-        if (point.best >= 0) {
-            const auto winner = static_cast<std::size_t>(point.best);
-            for (std::size_t i = 0; i < point.algorithms.size(); ++i) {
-                if (i == winner) continue;
-                const AlgorithmInfo& info = *swept_[reported[i]].info;
-                for (const Candidate& cand : candidates(c, s, reported[i]).candidates) {
-                    const double t = time_at(cand.schedule, s, z);
-                    if (std::isnan(t) || cand.schedule == best_schedule[winner]) continue;
-                    if (!point.runner_up || t < point.runner_up->time)
-                        point.runner_up = Choice{std::string(info.name), info.has_radix, cand.k, t};
-                }
-            }
-        }
-        for (const auto* base : {&ring, &rd})
-            if (*base && (*base)->available &&
-                (point.baseline.empty() || (*base)->time < point.baseline_time)) {
-                point.baseline = (*base)->algorithm;
-                point.baseline_time = (*base)->time;
-            }
-        return point;
-    }
-
     const SelectRequest& request_;
-    std::vector<Collective> collectives_;
-    std::vector<SweptAlgorithm> swept_;
-    std::vector<std::uint64_t> sizes_;
-    std::vector<Scale> scales_;
     std::vector<RankLayout> layouts_;  // one per scale
-    std::vector<Rank> ranks_;          // distinct p of the scales, in scale order
     std::vector<std::string> notes_;
-    std::vector<CandidateSet> sets_;  // [collective][p][algorithm]
+    detail::Sweep sweep_;
     std::vector<DistinctSchedule> schedules_;
-    std::vector<double> times_;  // [schedule][scale][size], NaN = not run
     SweepStats stats_;
 };
 
@@ -570,7 +446,7 @@ std::string_view size_meaning(Collective collective) {
 }
 
 SelectResult select(const SelectRequest& request) {
-    return Sweep(request).run();
+    return SweepRun(request).run();
 }
 
 }  // namespace piccolo

@@ -26,7 +26,8 @@ std::uint64_t timing_signature(const Schedule& s, bool resize_by_payload) {
     for (std::uint64_t part :
          {static_cast<std::uint64_t>(s.shape.collective), static_cast<std::uint64_t>(s.shape.ranks),
           s.shape.bytes, std::uint64_t{s.shape.pieces}, std::uint64_t{s.size()},
-          std::uint64_t{s.deps.items.size()}, std::uint64_t{s.size_values.size()},
+          std::uint64_t{s.deps.items.size()}, std::uint64_t{s.sent_deps.items.size()},
+          std::uint64_t{s.size_values.size()},
           resize_by_payload ? std::uint64_t{s.payload.items.size()} : 0})
         h = mix(h ^ part);
     return h;
@@ -37,7 +38,9 @@ bool same_timing(const Schedule& a, const Schedule& b, bool resize_by_payload) {
         a.shape.bytes != b.shape.bytes || a.shape.pieces != b.shape.pieces || a.size() != b.size())
         return false;
     if (!equal(a.kind, b.kind) || !equal(a.src, b.src) || !equal(a.dst, b.dst) ||
-        !equal(a.deps.offsets, b.deps.offsets) || !equal(a.deps.items, b.deps.items))
+        !equal(a.deps.offsets, b.deps.offsets) || !equal(a.deps.items, b.deps.items) ||
+        !equal(a.sent_deps.offsets, b.sent_deps.offsets) ||
+        !equal(a.sent_deps.items, b.sent_deps.items))
         return false;
     for (TaskId t = 0; t < a.size(); ++t)
         if (a.bytes(t) != b.bytes(t)) return false;

@@ -1,5 +1,5 @@
-// The acceptance grid: every generator, both collectives, every p in 2..130 with every valid
-// k <= min(p, 16), and the large cases. Each schedule must pass the data-flow proof.
+// The acceptance grid: every generator in every style, both collectives, every p in 2..130 with
+// every valid k <= min(p, 16), and the large cases. Each schedule must pass the data-flow proof.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -13,11 +13,14 @@ namespace {
 
 void expect_verified(Collective c, const std::string& algorithm, int k, Rank p,
                      std::uint64_t bytes) {
-    const Schedule s = generate({c, algorithm, k, p, bytes, true});
-    const VerifyReport report = verify(s);
-    INFO(fmt::format("{} {} k={} p={} bytes={}", to_string(c), algorithm, k, p, bytes));
-    REQUIRE(report.data_flow_checked);
-    if (!report.ok()) FAIL(report.violation->message);
+    for (Style style : all_styles) {
+        const Schedule s = generate({c, algorithm, k, p, bytes, true, style});
+        const VerifyReport report = verify(s);
+        INFO(fmt::format("{} {} k={} p={} bytes={} style={}", to_string(c), algorithm, k, p, bytes,
+                         to_string(style)));
+        REQUIRE(report.data_flow_checked);
+        if (!report.ok()) FAIL(report.violation->message);
+    }
 }
 
 // Every k the grid asks for: 2..min(p,16) for radix algorithms, none otherwise.

@@ -28,6 +28,11 @@ std::string message(const Schedule& s) {
     return r.ok() ? "ok" : r.violation->message;
 }
 
+bool verify_structure_only_ok(const std::string& xml) {
+    std::vector<TaskId> order;
+    return !verify_structure(parse_schedule_xml(xml, "m.xml").schedule, order);
+}
+
 }  // namespace
 
 TEST_CASE("deleting a needed dependency from a ring allgather is caught and names the task") {
@@ -68,6 +73,49 @@ TEST_CASE("deleting the dependency of a reduce-scatter send on its reduce is a r
         return;
     }
     FAIL("no reduce-scatter send found");
+}
+
+TEST_CASE("a sent dependency delivers no data") {
+    // Rank 1 forwards block 0, which task 0 brings it, after task 0 is merely *sent*: a race.
+    const std::string xml =
+        "<collective name=\"allgather\" nodes=\"3\" buffer_size=\"3\">\n"
+        "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\" blocks=\"0\"/>\n"
+        "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"2\" deps=\"-1\" sent_deps=\"0\" "
+        "blocks=\"0\"/>\n"
+        "</collective>\n";
+    CHECK(message(parse_schedule_xml(xml, "m.xml").schedule) ==
+          "task id=1 (transfer 1->2): uses block 0 on rank 1, but task id=0 (transfer 0->1) that "
+          "put it there is not in its dependency closure (missing dependency)");
+}
+
+TEST_CASE("a sent dependency on a rank's own send reaches what that send waited for") {
+    // Rank 1 gets block 0 (task 0), forwards it to 2 (task 1, delivered dep), then forwards it
+    // to 0 again waiting only for its own send (task 1) to be sent: task 1 started after block
+    // 0 was delivered, so the data is there.
+    const std::string xml =
+        "<collective name=\"allgather\" nodes=\"3\" buffer_size=\"3\">\n"
+        "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\" blocks=\"0\"/>\n"
+        "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"2\" deps=\"0\" blocks=\"0\"/>\n"
+        "<transfer id=\"2\" size=\"1\" src=\"1\" dst=\"0\" deps=\"-1\" sent_deps=\"1\" "
+        "blocks=\"0\"/>\n"
+        "</collective>\n";
+    CHECK(verify_structure_only_ok(xml));
+    const VerifyReport report = verify(parse_schedule_xml(xml, "m.xml").schedule);
+    REQUIRE(report.violation);  // the collective is incomplete, but no task races
+    CHECK(report.violation->message.find("incomplete allgather") == 0);
+}
+
+TEST_CASE("only a transfer can be awaited as sent") {
+    Schedule s = generate({Collective::allreduce, "rm", 2, 4, 8, true, Style::mpi});
+    TaskId reduce = 0;
+    while (s.kind[reduce] != TaskKind::reduce) ++reduce;
+    s.sent_deps.items.push_back(reduce);  // the last task now waits for a reduce to be "sent"
+    s.sent_deps.offsets.back() = static_cast<std::uint32_t>(s.sent_deps.items.size());
+    // p = 4, k = 2: tasks 0-3 are round 1's sends, 4 the first reduce; 15 is rank 3's last reduce.
+    CHECK(reduce == 4);
+    CHECK(message(s) ==
+          "task id=15 (reduce on rank 3): sent_deps: task id=4 (reduce on rank 0) is not a "
+          "transfer (only a transfer is sent; list it in deps)");
 }
 
 TEST_CASE("structural defects") {

@@ -23,18 +23,58 @@ TEST_CASE("write -> read -> write is byte-identical for every algorithm and coll
         }
 }
 
-TEST_CASE("the format of DESIGN.md, exactly") {
+TEST_CASE("the XML format, exactly: an MPI-style ring waits for its previous send to be sent") {
     const Schedule s = generate({Collective::allgather, "ring", 0, 3, 10, true});
     CHECK(schedule_to_xml(s) ==
           "<collective name=\"allgather\" algorithm=\"ring\" k=\"0\" nodes=\"3\" "
-          "buffer_size=\"30\" format=\"piccolo-1\">\n"
+          "buffer_size=\"30\" style=\"mpi\" format=\"piccolo-1\">\n"
           "  <transfer id=\"0\" size=\"10\" src=\"0\" dst=\"1\" deps=\"-1\" blocks=\"0\"/>\n"
           "  <transfer id=\"1\" size=\"10\" src=\"1\" dst=\"2\" deps=\"-1\" blocks=\"1\"/>\n"
           "  <transfer id=\"2\" size=\"10\" src=\"2\" dst=\"0\" deps=\"-1\" blocks=\"2\"/>\n"
-          "  <transfer id=\"3\" size=\"10\" src=\"0\" dst=\"1\" deps=\"2\" blocks=\"2\"/>\n"
-          "  <transfer id=\"4\" size=\"10\" src=\"1\" dst=\"2\" deps=\"0\" blocks=\"0\"/>\n"
-          "  <transfer id=\"5\" size=\"10\" src=\"2\" dst=\"0\" deps=\"1\" blocks=\"1\"/>\n"
+          "  <transfer id=\"3\" size=\"10\" src=\"0\" dst=\"1\" deps=\"2\" sent_deps=\"0\" "
+          "blocks=\"2\"/>\n"
+          "  <transfer id=\"4\" size=\"10\" src=\"1\" dst=\"2\" deps=\"0\" sent_deps=\"1\" "
+          "blocks=\"0\"/>\n"
+          "  <transfer id=\"5\" size=\"10\" src=\"2\" dst=\"0\" deps=\"1\" sent_deps=\"2\" "
+          "blocks=\"1\"/>\n"
           "</collective>\n");
+}
+
+TEST_CASE("the styles of a ring: what step 2 of rank 0 waits for") {
+    auto step2 = [](Style style) {
+        const Schedule s = generate({Collective::allgather, "ring", 0, 3, 10, true, style});
+        CHECK(s.style == to_string(style));
+        return std::pair(std::vector<TaskId>(s.deps.row(3).begin(), s.deps.row(3).end()),
+                         std::vector<TaskId>(s.sent_deps_of(3).begin(), s.sent_deps_of(3).end()));
+    };
+    // The block it forwards (task 2, delivered) always; its own previous send (task 0)
+    // delivered in the nccl style, sent in the mpi style, not at all when pipelined.
+    CHECK(step2(Style::nccl) == std::pair(std::vector<TaskId>{2, 0}, std::vector<TaskId>{}));
+    CHECK(step2(Style::mpi) == std::pair(std::vector<TaskId>{2}, std::vector<TaskId>{0}));
+    CHECK(step2(Style::pipelined) == std::pair(std::vector<TaskId>{2}, std::vector<TaskId>{}));
+}
+
+TEST_CASE("tasks are put in id order whatever their order in the file") {
+    const std::string ordered =
+        "<collective name=\"allgather\" nodes=\"2\" buffer_size=\"2\" style=\"nccl\">\n"
+        "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n"
+        "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"0\" deps=\"-1\"/>\n"
+        "<transfer id=\"2\" size=\"1\" src=\"0\" dst=\"1\" deps=\"1\" sent_deps=\"0\"/>\n"
+        "</collective>\n";
+    const std::string shuffled =
+        "<collective name=\"allgather\" nodes=\"2\" buffer_size=\"2\" style=\"nccl\">\n"
+        "<transfer id=\"2\" size=\"1\" src=\"0\" dst=\"1\" deps=\"1\" sent_deps=\"0\"/>\n"
+        "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"0\" deps=\"-1\"/>\n"
+        "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\"/>\n"
+        "</collective>\n";
+    const LoadedSchedule a = parse_schedule_xml(ordered, "a.xml");
+    const LoadedSchedule b = parse_schedule_xml(shuffled, "b.xml");
+    CHECK(schedule_to_xml(a.schedule) == schedule_to_xml(b.schedule));
+    CHECK(b.schedule.external_ids.empty());  // ids are 0..n-1 once sorted
+    CHECK(b.schedule.sent_deps_of(2).size() == 1);
+    CHECK(b.schedule.sent_deps_of(2)[0] == 0);
+    CHECK(b.lines == std::vector<std::uint32_t>{4, 3, 2});  // each task keeps its own line
+    CHECK(b.schedule.style == "nccl");
 }
 
 TEST_CASE("payload lists compress ascending runs of three or more") {

@@ -18,9 +18,19 @@ constexpr double tolerance = 1e-12;
 const std::vector<std::uint64_t> sizes{1, 1024, 64 * 1024, 4 * 1024 * 1024};
 const std::vector<Rank> ranks{4, 8, 9, 16, 27, 64, 81, 256};
 
+// The engine counts time in whole femtoseconds (sim/README.md), so parameters are drawn on that
+// grid: times as whole femtoseconds, per-byte costs as whole femtoseconds per byte. The closed
+// forms then hold to the rounding of the double arithmetic that computes them.
+double femtoseconds(std::mt19937_64& rng, double low, double high) {
+    std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
+                                                   static_cast<std::int64_t>(high * 1e15));
+    return static_cast<double>(fs(rng)) * 1e-15;
+}
+
 LogGP random_parameters(std::mt19937_64& rng) {
-    std::uniform_real_distribution<double> us(0.05e-6, 20e-6), per_byte(1e-12, 2e-9);
-    return {us(rng), us(rng), us(rng), us(rng), per_byte(rng)};  // L, o_s, o_r, g, G
+    auto us = [&] { return femtoseconds(rng, 0.05e-6, 20e-6); };
+    const double per_byte = femtoseconds(rng, 1e-12, 2e-9);
+    return {us(), us(), us(), us(), per_byte};  // L, o_s, o_r, g, G
 }
 
 Machine two_levels(const LogGP& intra, const LogGP& inter, int devices_per_node, int device_radix,
@@ -43,17 +53,26 @@ double final_time(const LogGP& x, double m) {
     return x.o_s + (m - 1) * x.G + x.L + x.o_r;
 }
 
-double simulate_generated(Collective c, const char* algorithm, int k, Rank p, std::uint64_t m,
-                          const Machine& machine, int ppn) {
-    const Schedule s = generate({c, algorithm, k, p, m, false});
-    const RankLayout layout(machine, p / ppn, ppn);
-    return simulate(s, machine, layout).makespan;
-}
-
 void check_close(double simulated, double expected, const std::string& what) {
     INFO(what);
     INFO(fmt::format("simulated {:.17g} expected {:.17g}", simulated, expected));
     CHECK(std::abs(simulated - expected) <= tolerance * expected);
+}
+
+// The closed forms hold in both round-synchronous styles, with contention on (device_radix = the
+// fan-out per round, no lane limits) and with contention off, where a rank opens slots as it
+// needs them but a slot it reuses keeps its gap g.
+void check_generated(Collective c, const char* algorithm, int k, Rank p, std::uint64_t m,
+                     const Machine& machine, int ppn, double expected, const std::string& what) {
+    for (Style style : {Style::mpi, Style::nccl}) {
+        const Schedule s = generate({c, algorithm, k, p, m, false, style});
+        const RankLayout layout(machine, p / ppn, ppn);
+        SimOptions off;
+        off.contention = false;
+        const std::string label = fmt::format("{} style={}", what, to_string(style));
+        check_close(simulate(s, machine, layout).makespan, expected, label + " contention on");
+        check_close(simulate(s, machine, layout, off).makespan, expected, label + " off");
+    }
 }
 
 }  // namespace
@@ -72,9 +91,8 @@ TEST_CASE("k-ring allgather: (p/k - 1) T_I + (p/k (k-1) - 1) T_i + T_final") {
                 const double expected = (p / k - 1) * round_time(inter, md) +
                                         (p / k * (k - 1) - 1) * round_time(intra, md) +
                                         final_time(intra, md);
-                check_close(
-                    simulate_generated(Collective::allgather, "k-ring", k, p, m, machine, k),
-                    expected, fmt::format("k-ring p={} k={} m={}", p, k, m));
+                check_generated(Collective::allgather, "k-ring", k, p, m, machine, k, expected,
+                                fmt::format("k-ring p={} k={} m={}", p, k, m));
             }
         }
 }
@@ -85,14 +103,12 @@ TEST_CASE("ring allgather: k-ring with k = p (one node) and with k = 1 (one rank
         for (std::uint64_t m : sizes) {
             const LogGP intra = random_parameters(rng), inter = random_parameters(rng);
             const double md = static_cast<double>(m);
-            check_close(simulate_generated(Collective::allgather, "ring", 0, p, m,
-                                           two_levels(intra, inter, p, 1), p),
-                        (p - 2) * round_time(intra, md) + final_time(intra, md),
-                        fmt::format("ring on one node p={} m={}", p, m));
-            check_close(simulate_generated(Collective::allgather, "ring", 0, p, m,
-                                           two_levels(intra, inter, 1, 1), 1),
-                        (p - 2) * round_time(inter, md) + final_time(inter, md),
-                        fmt::format("ring across nodes p={} m={}", p, m));
+            check_generated(Collective::allgather, "ring", 0, p, m, two_levels(intra, inter, p, 1),
+                            p, (p - 2) * round_time(intra, md) + final_time(intra, md),
+                            fmt::format("ring on one node p={} m={}", p, m));
+            check_generated(Collective::allgather, "ring", 0, p, m, two_levels(intra, inter, 1, 1),
+                            1, (p - 2) * round_time(inter, md) + final_time(inter, md),
+                            fmt::format("ring across nodes p={} m={}", p, m));
         }
 }
 
@@ -136,16 +152,15 @@ TEST_CASE("RM allgather: T_final + sum over rounds r < n of T_i(r), message m k^
                     expected += r < c.rounds ? round_time(x, message) : final_time(x, message);
                     message *= c.k;
                 }
-                check_close(
-                    simulate_generated(Collective::allgather, "rm", c.k, c.p, m, machine, ppn),
-                    expected,
+                check_generated(
+                    Collective::allgather, "rm", c.k, c.p, m, machine, ppn, expected,
                     fmt::format("rm p={} k={} intra rounds={} m={}", c.p, c.k, intra_rounds, m));
             }
 }
 
 TEST_CASE("RM allreduce: (log_k p - 1) T_i + T_final + log_k p m gamma, when g - o_s <= L + o_r") {
     std::mt19937_64 rng(99);
-    std::uniform_real_distribution<double> gamma_dist(1e-13, 1e-10);
+    auto gamma_dist = [](std::mt19937_64& r) { return femtoseconds(r, 1e-13, 1e-10); };
     for (const RmCase& c : rm_cases())
         for (std::uint64_t m : sizes) {
             LogGP x = random_parameters(rng);
@@ -155,8 +170,8 @@ TEST_CASE("RM allreduce: (log_k p - 1) T_i + T_final + log_k p m gamma, when g -
             const double md = static_cast<double>(m);
             const double expected =
                 (c.rounds - 1) * round_time(x, md) + final_time(x, md) + c.rounds * md * gamma;
-            check_close(simulate_generated(Collective::allreduce, "rm", c.k, c.p, m, machine, 1),
-                        expected, fmt::format("rm allreduce p={} k={} m={}", c.p, c.k, m));
+            check_generated(Collective::allreduce, "rm", c.k, c.p, m, machine, 1, expected,
+                            fmt::format("rm allreduce p={} k={} m={}", c.p, c.k, m));
         }
 }
 
@@ -174,9 +189,8 @@ TEST_CASE("RM allreduce, any g: a round costs o_s + (m-1)G + max(L + o_r + m gam
             const double per_round =
                 x.o_s + (md - 1) * x.G + std::max(x.L + x.o_r + md * gamma, x.g - x.o_s);
             const double expected = (c.rounds - 1) * per_round + final_time(x, md) + md * gamma;
-            check_close(simulate_generated(Collective::allreduce, "rm", c.k, c.p, m, machine, 1),
-                        expected,
-                        fmt::format("rm allreduce, large g, p={} k={} m={}", c.p, c.k, m));
+            check_generated(Collective::allreduce, "rm", c.k, c.p, m, machine, 1, expected,
+                            fmt::format("rm allreduce, large g, p={} k={} m={}", c.p, c.k, m));
         }
 }
 

@@ -1,9 +1,10 @@
-// The paper's Fig. 4 effect on the delta preset: k-ring (k = 2) Allgather on 2 nodes x 4 GPUs,
-// simulated speedup over ring with and without contention. Small messages are latency-bound and
-// the NIC is idle enough that contention changes nothing (the curves agree within 5% below
-// 64 KiB); above that the single NIC per node serializes k-ring's bursts of inter-node sends
-// and the curves part; for the largest messages both algorithms are bound by the bytes that
-// must cross the NIC and the contended speedup goes to 1.
+// The paper's headline effects on the delta preset, NCCL style (grouped send + receive per round,
+// each round waits for the previous round's sends to be delivered); Fig. 8 is in test_fig8.cpp.
+//
+// Fig. 4: k-ring (k = 2) vs ring Allgather on 2 nodes x 4 GPUs. Without contention k-ring's fewer
+// inter-node rounds give a clear speedup at every size; with contention the node's single NIC
+// changes nothing for small messages (latency-bound) and, for the largest, both algorithms are
+// bound by the bytes that must cross the NIC, so the speedup goes to 1.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -23,36 +24,36 @@ double speedup(std::uint64_t bytes, bool contention) {
     SimOptions options;
     options.contention = contention;
     auto makespan = [&](const char* algorithm, int k) {
-        return simulate(generate({Collective::allgather, algorithm, k, 8, bytes, false}), delta,
-                        layout, options)
-            .makespan;
+        GenerateRequest request{Collective::allgather, algorithm, k, 8, bytes, false};
+        request.style = Style::nccl;
+        return simulate(generate(request), delta, layout, options).makespan;
     };
     return makespan("ring", 0) / makespan("k-ring", 2);
 }
 
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB;
+
 }  // namespace
 
-TEST_CASE("Fig. 4: with and without contention agree below 64 KiB and part above") {
-    for (std::uint64_t kib : {1, 2, 4, 8, 16, 32}) {
-        const double with = speedup(kib * 1024, true), without = speedup(kib * 1024, false);
-        INFO(fmt::format("{} KiB: {:.4f} with contention, {:.4f} without", kib, with, without));
-        CHECK(std::abs(with / without - 1) <= 0.05);
-    }
-    for (std::uint64_t kib : {256, 512, 1024, 2048}) {
-        const double with = speedup(kib * 1024, true), without = speedup(kib * 1024, false);
-        INFO(fmt::format("{} KiB: {:.4f} with contention, {:.4f} without", kib, with, without));
-        CHECK(std::abs(with / without - 1) > 0.05);
+TEST_CASE("Fig. 4: without contention k-ring k=2 beats ring by >= 10% from 1 KiB to 64 MiB") {
+    for (std::uint64_t bytes = KiB; bytes <= 64 * MiB; bytes *= 2) {
+        const double without = speedup(bytes, false);
+        INFO(fmt::format("{} B: {:.4f}", bytes, without));
+        CHECK(without >= 1.1);
     }
 }
 
-TEST_CASE("Fig. 4: the contended speedup approaches 1.0 for large messages") {
-    const double at_1m = speedup(1 << 20, true);
-    const double at_16m = speedup(16 << 20, true);
-    const double at_64m = speedup(64 << 20, true);
-    INFO(fmt::format("1 MiB {:.4f}, 16 MiB {:.4f}, 64 MiB {:.4f}", at_1m, at_16m, at_64m));
-    CHECK(std::abs(at_16m - 1) < std::abs(at_1m - 1));
-    CHECK(std::abs(at_64m - 1) < std::abs(at_16m - 1));
-    CHECK(std::abs(at_64m - 1) < 0.01);
+TEST_CASE("Fig. 4: contention changes nothing below 64 KiB and erases the speedup at 64 MiB") {
+    for (std::uint64_t bytes = KiB; bytes < 64 * KiB; bytes *= 2) {
+        const double with = speedup(bytes, true), without = speedup(bytes, false);
+        INFO(fmt::format("{} B: {:.4f} with contention, {:.4f} without", bytes, with, without));
+        CHECK(std::abs(with / without - 1) <= 0.05);
+    }
+    const double at_64m = speedup(64 * MiB, true);
+    INFO(fmt::format("64 MiB: {:.4f} with contention", at_64m));
+    CHECK(std::abs(at_64m - 1) <= 0.05);
+    // In between the curves part: the NIC serializes k-ring's bursts of inter-node sends.
+    CHECK(speedup(MiB, true) < 0.9 * speedup(MiB, false));
 }
 
 TEST_CASE("runs are deterministic: the same result twice, bit for bit") {

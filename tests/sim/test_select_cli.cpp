@@ -112,7 +112,7 @@ TEST_CASE("--emit KIND -o FILE pairs; a lone -o takes the --format output") {
                "--format",   "csv",          "-o",          main_csv.string(), "--emit",
                "json",       "-o",           json.string(), "--emit",          "mpich-json",
                "-o",         mpich.string(), "--emit",      "piccl-env",       "-o",
-               env.string(), "--size",       "1MiB"}) == "");
+               env.string(), "--size",       "1MiB",        "--style",         "nccl"}) == "");
     CHECK(read(main_csv).rfind("collective,size_bytes,size_meaning,", 0) == 0);
     const auto all = nlohmann::json::parse(read(json));
     CHECK(all["selections"].size() == 4);  // 2 collectives x 1 scale x 2 sizes
@@ -122,6 +122,30 @@ TEST_CASE("--emit KIND -o FILE pairs; a lone -o takes the --format output") {
     const std::string piccl = read(env);
     CHECK(piccl.find("\nPICCL_ALLGATHER_ALGO=") != std::string::npos);
     CHECK(piccl.find("\nPICCL_ALLREDUCE_ALGO=") != std::string::npos);
+}
+
+TEST_CASE("--style: by default the style of the implementation a file is written for") {
+    const fs::path json = scratch("style.json"), out = scratch("style.out");
+    auto style_of = [&](std::vector<std::string> args) {
+        fs::remove(json);
+        args.insert(args.begin(), {"select", "--nodes", "1", "--ppn", "2", "--sizes", "1KiB",
+                                   "--emit", "json", "-o", json.string()});
+        REQUIRE(run(args) == "");
+        return nlohmann::json::parse(read(json))["style"].get<std::string>();
+    };
+    // delta says its collectives run on NCCL; laptop-mpi that its run on MPI.
+    CHECK(style_of({}) == "nccl");
+    CHECK(style_of({"--machine", "laptop-mpi"}) == "mpi");
+    CHECK(style_of({"--emit", "mpich-json", "-o", out.string()}) == "mpi");
+    CHECK(style_of({"--emit", "piccl-env", "-o", out.string(), "--machine", "laptop-mpi"}) ==
+          "nccl");
+    CHECK(style_of({"--style", "pipelined"}) == "pipelined");
+    CHECK(run({"select", "--emit", "mpich-json", "-o", out.string(), "--emit", "piccl-env", "-o",
+               out.string(), "--nodes", "2", "--size", "8", "--sizes", "8"}) ==
+          "--style: --emit mpich-json is simulated in the mpi style and --emit piccl-env in the "
+          "nccl style; write them in two runs, or choose one with --style");
+    CHECK(run({"select", "--style", "mpich"}) ==
+          "--style: unknown style 'mpich' (known: mpi, nccl, pipelined)");
 }
 
 TEST_CASE("--mpich-base: the two entries replace the base's, the rest is kept") {

@@ -228,7 +228,7 @@ TEST_CASE("piccl-env: PICCL's variables for one scale and size") {
     // 2.67x over rd's 8 us).
     CHECK(e.text ==
           "# PICCL settings chosen by piccolo select (machine hand, 4 nodes x 4 = 16 ranks, "
-          "contention modelled).\n"
+          "mpi style, contention modelled).\n"
           "# PICCL reads them when it is loaded: set -a; . THIS_FILE; set +a\n"
           "# allgather: per-rank contribution 1 KiB -> k-ring k=4, predicted 10.00 us (1.10x "
           "over ring)\n"
@@ -253,13 +253,13 @@ TEST_CASE("csv: one row per algorithm, size meaning in every row") {
     std::getline(lines, header);
     std::getline(lines, first);
     CHECK(header ==
-          "collective,size_bytes,size_meaning,machine,nodes,ppn,ranks,contention,algorithm,k,"
+          "collective,size_bytes,size_meaning,machine,style,nodes,ppn,ranks,contention,algorithm,k,"
           "same_schedule_k,time_s,speedup_vs_baseline,baseline,best,skipped");
     // allgather, p = 4, 8 B, ring: 9 us against the baseline rd's 5 us.
     CHECK(first ==
-          "allgather,8,per-rank contribution,\"hand\",1,4,4,1,ring,,,9e-06,"
+          "allgather,8,per-rank contribution,\"hand\",mpi,1,4,4,1,ring,,,9e-06,"
           "0.5555555555555555,rd,0,");
-    CHECK(csv.find("allreduce,8,vector size,\"hand\",1,4,4,1,ring,,,,,rd,0,\"needs at least p "
+    CHECK(csv.find("allreduce,8,vector size,\"hand\",mpi,1,4,4,1,ring,,,,,rd,0,\"needs at least p "
                    "bytes\"\n") != std::string::npos);
     std::size_t rows = 0;
     for (std::string line; std::getline(lines, line);) ++rows;
@@ -287,9 +287,9 @@ TEST_CASE("yaml carries the same tree as json") {
 TEST_CASE("table: one block per collective and scale, with size semantics") {
     const std::string table = emit_table(hand_made());
     CHECK(table.find("allgather on hand: 1 node x 4 = 4 ranks (size = per-rank contribution; "
-                     "contention modelled)\n") != std::string::npos);
+                     "mpi style; contention modelled)\n") != std::string::npos);
     CHECK(table.find("allreduce on hand: 4 nodes x 4 = 16 ranks (size = vector size; "
-                     "contention modelled)\n") != std::string::npos);
+                     "mpi style; contention modelled)\n") != std::string::npos);
     CHECK(table.find("  ring not run at 8 B: needs at least p bytes\n") != std::string::npos);
 }
 

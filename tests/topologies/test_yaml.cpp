@@ -158,7 +158,7 @@ TEST_CASE("the writer's exact text") {
     m.compute.copy_per_byte = 1.5e-12;
     CHECK(machine_to_yaml(m) ==
           "# piccolo machine description (schema: configs/README.md).\n"
-          "# Units: seconds, bytes, seconds per byte.\n"
+          "# Units: seconds, bytes, bytes per second, seconds per byte.\n"
           "name: \"tiny\"\n"
           "description: \"\"\n"
           "device_radix: 3\n"
@@ -183,13 +183,55 @@ TEST_CASE("the writer's exact text") {
           "placement: block\n");
 }
 
+TEST_CASE("the writer's text for the optional keys, and their round trip") {
+    Machine m = parse_machine_yaml(minimal(""), "m.yaml");
+    m.style = Style::nccl;
+    m.sharing = Sharing::fair;
+    m.levels[0].overhead = OverheadModel::cpu;
+    m.levels[0].capacity = 2.5e10;
+    m.levels[1].rendezvous = 65536;
+    m.placement = {PlacementKind::explicit_list, {0, 1}};
+    const std::string text = machine_to_yaml(m);
+    CHECK(text ==
+          "# piccolo machine description (schema: configs/README.md).\n"
+          "# Units: seconds, bytes, bytes per second, seconds per byte.\n"
+          "name: \"tiny\"\n"
+          "description: \"\"\n"
+          "style: nccl\n"
+          "sharing: fair\n"
+          "levels:\n"
+          "  - name: \"node\"\n"
+          "    fanout: 2\n"
+          "    overhead: cpu\n"
+          "    capacity: 25000000000\n"
+          "    L: 1e-06\n"
+          "    o_s: 1e-06\n"
+          "    o_r: 1e-06\n"
+          "    g: 1e-06\n"
+          "    G: 1e-10\n"
+          "  - name: \"system\"\n"
+          "    rendezvous: 65536\n"
+          "    L: 2e-06\n"
+          "    o_s: 1e-06\n"
+          "    o_r: 1e-06\n"
+          "    g: 1e-06\n"
+          "    G: 1e-10\n"
+          "compute:\n"
+          "  reduce_per_byte: 0\n"
+          "  permute_latency: 0\n"
+          "  permute_per_byte: 0\n"
+          "  copy_per_byte: 0\n"
+          "placement: {list: [0, 1]}\n");
+    CHECK(parse_machine_yaml(text, "back.yaml") == m);
+}
+
 TEST_CASE("schema errors: one line with file, line and field") {
     CHECK(yaml_error(minimal("    radx: 2\n")) ==
-          "m.yaml:5: levels[0].radx: unknown key (known keys here: name, fanout, radix, loggp, L, "
-          "o_s, o_r, g, G)");
+          "m.yaml:5: levels[0].radx: unknown key (known keys here: name, fanout, radix, overhead, "
+          "rendezvous, capacity, loggp, L, o_s, o_r, g, G)");
     CHECK(yaml_error(minimal("", "nmae: x\n")) ==
           "m.yaml:2: nmae: unknown key (known keys here: name, description, device_radix, levels, "
-          "compute, placement)");
+          "compute, placement, sharing, style)");
     CHECK(yaml_error(minimal("    fanout: 3\n")) ==
           "m.yaml:5: levels[0].fanout: duplicate key (give each key once)");
     CHECK(yaml_error(minimal("    radix: 0\n")) ==
@@ -219,10 +261,10 @@ TEST_CASE("schema errors: one line with file, line and field") {
           "system), each with name, fanout and loggp)");
     CHECK(yaml_error("- a\n- b\n") ==
           "m.yaml:1: expected a mapping with the keys name, description, device_radix, levels, "
-          "compute, placement (see configs/README.md)");
+          "compute, placement, sharing, style (see configs/README.md)");
     CHECK(yaml_error("") ==
           "m.yaml: expected a mapping with the keys name, description, device_radix, levels, "
-          "compute, placement (see configs/README.md)");
+          "compute, placement, sharing, style (see configs/README.md)");
     CHECK(yaml_error("name: [unclosed\n") ==
           "m.yaml:2: YAML syntax error: end of sequence flow not found");
 }

@@ -26,17 +26,19 @@ double seconds_since(Clock::time_point start) {
 
 // The floor: visit every task in dependency order.
 std::size_t dependency_walk(const Schedule& s) {
-    const Csr<TaskId> successors = s.successors();
+    const Schedule::Successors successors = s.successors();
     std::vector<std::uint32_t> missing(s.size());
     std::vector<TaskId> queue;
     queue.reserve(s.size());
     for (TaskId t = 0; t < s.size(); ++t) {
-        missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size());
+        missing[t] = static_cast<std::uint32_t>(s.deps.row(t).size() + s.sent_deps_of(t).size());
         if (missing[t] == 0) queue.push_back(t);
     }
     for (std::size_t head = 0; head < queue.size(); ++head)
-        for (TaskId next : successors.row(queue[head]))
-            if (--missing[next] == 0) queue.push_back(next);
+        for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
+            if (list->rows() > 0)
+                for (TaskId next : list->row(queue[head]))
+                    if (--missing[next] == 0) queue.push_back(next);
     return queue.size();
 }
 

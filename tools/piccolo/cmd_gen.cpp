@@ -7,6 +7,7 @@
 #include "piccolo/generate.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "size_parse.hpp"
+#include "style_option.hpp"
 
 namespace piccolo::cli {
 
@@ -20,6 +21,7 @@ struct GenOptions {
     std::string bytes;
     std::string output = "-";
     bool no_payload = false;
+    std::string style = "mpi";
 };
 
 void run_gen(const GenOptions& o) {
@@ -30,6 +32,7 @@ void run_gen(const GenOptions& o) {
     request.ranks = o.ranks;
     request.bytes = parse_bytes(o.bytes, "--bytes");
     request.payload = !o.no_payload;
+    request.style = parse_style_option(o.style);
     const Schedule schedule = generate(request);
     if (o.output == "-")
         write_schedule_xml(schedule, std::cout);
@@ -55,6 +58,7 @@ void add_gen_command(CLI::App& app) {
         ->required();
     gen->add_option("-o,--output", options->output, "output file, - for stdout")
         ->capture_default_str();
+    add_style_option(*gen, options->style, "mpi");
     gen->add_flag("--no-payload", options->no_payload,
                   "omit the blocks/segments attributes (smaller files, no data-flow proof)");
     gen->callback([options] { run_gen(*options); });

@@ -18,6 +18,7 @@
 #include "piccolo/select.hpp"
 #include "piccolo/select_emit.hpp"
 #include "size_parse.hpp"
+#include "style_option.hpp"
 #include "text_files.hpp"
 
 namespace piccolo::cli {
@@ -39,6 +40,7 @@ struct SelectOptions {
     std::vector<std::string> outputs;
     std::string piccl_size;
     std::string mpich_base;
+    std::string style;  // empty: from the outputs, else the machine's, else mpi
     // Set by add_select_command: the options whose order pairs --emit with -o.
     const CLI::App* app = nullptr;
     const CLI::Option* emit_option = nullptr;
@@ -161,6 +163,29 @@ std::vector<Destination> destinations(const SelectOptions& o) {
     return out;
 }
 
+// The style the candidates are simulated in: --style, else the one of the implementation a tuning
+// file is written for (MPI libraries run the mpi style, PICCL the nccl style), else the machine's.
+Style selection_style(const SelectOptions& o, const std::vector<Destination>& outputs,
+                      const Machine& machine) {
+    if (!o.style.empty()) return parse_style_option(o.style);
+    std::optional<std::pair<Style, EmitKind>> wanted;
+    for (const Destination& d : outputs) {
+        std::optional<Style> style;
+        if (d.kind == EmitKind::mpich_json) style = Style::mpi;
+        if (d.kind == EmitKind::piccl_env) style = Style::nccl;
+        if (!style) continue;
+        if (wanted && wanted->first != *style)
+            throw InputError(fmt::format(
+                "--style: --emit {} is simulated in the {} style and --emit {} in the {} style; "
+                "write them in two runs, or choose one with --style",
+                to_string(wanted->second), to_string(wanted->first), to_string(d.kind),
+                to_string(*style)));
+        wanted = std::pair(*style, d.kind);
+    }
+    if (wanted) return wanted->first;
+    return machine.style.value_or(Style::mpi);
+}
+
 // A progress bar on stderr, only for a terminal and only once the sweep has run for 2 s: short
 // runs and redirected output stay clean.
 class ProgressBar {
@@ -229,6 +254,7 @@ void run_select(const SelectOptions& o) {
         emit_options.mpich_base_text = read_text_file(o.mpich_base);
     }
     const std::vector<Destination> outputs = destinations(o);
+    request.style = selection_style(o, outputs, request.machine);
     const std::vector<std::uint64_t> sizes =
         request.sizes.empty() ? default_select_sizes() : request.sizes;
     for (const Destination& d : outputs)
@@ -282,8 +308,12 @@ void add_select_command(CLI::App& app) {
                                     "ranks per node (default: the machine's devices per node)");
     o->threads_option =
         cmd->add_option("--threads,-j", o->threads, "worker threads (default: every core)");
+    add_style_option(*cmd, o->style,
+                     "mpi when writing an MPI tuning file, nccl for piccl-env, else the machine's "
+                     "style, else mpi");
     cmd->add_flag("--no-contention", o->no_contention,
-                  "unlimited device slots and NIC lanes (pure LogGP)");
+                  "no queueing: as many device slots as a rank sends at once (a reused slot keeps "
+                  "its gap g), unlimited lanes and capacities, offloaded overheads");
     cmd->add_option("--format,-f", o->format, "stdout/-o format: table, csv, json or yaml")
         ->capture_default_str();
     o->output_option = cmd->add_option(

@@ -12,6 +12,7 @@
 #include "piccolo/trace.hpp"
 #include "piccolo/verify.hpp"
 #include "size_parse.hpp"
+#include "style_option.hpp"
 #include "text_files.hpp"
 
 namespace piccolo::cli {
@@ -32,7 +33,13 @@ struct SimCommand {
     std::string algorithm;
     int k = 0;
     std::string bytes;
+    std::string style;  // empty: the machine's style, else mpi
 };
+
+// A file that does not say (PICCL's) has no style.
+std::string style_label(const Schedule& s) {
+    return s.style.empty() ? "unspecified" : s.style;
+}
 
 std::string seconds(double s) {
     if (s >= 1) return fmt::format("{:.6g} s", s);
@@ -52,6 +59,7 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["bytes"] = s.shape.bytes;
     j["bytes_meaning"] =
         s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size";
+    j["style"] = style_label(s);
     j["contention"] = contention;
     j["makespan_s"] = r.makespan;
     j["transfers"] = r.transfers;
@@ -76,11 +84,11 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
 void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
                  bool contention) {
     fmt::print(
-        "{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, contention {}\n",
+        "{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, {} style, contention {}\n",
         to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
         s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, s.shape.ranks, layout.nodes(),
         s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size",
-        s.shape.bytes, contention ? "on" : "off");
+        s.shape.bytes, style_label(s), contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
     fmt::print("transfers         {}   computes {} ({} of compute)\n", r.transfers, r.computes,
                seconds(r.compute_time));
@@ -118,6 +126,10 @@ void run_sim(const SimCommand& c) {
     if (!c.schedule_file.empty()) {
         if (!c.algorithm.empty())
             throw InputError("give either a schedule file or --algorithm, not both");
+        if (!c.style.empty())
+            throw InputError(
+                "--style: a schedule file brings its own dependencies; --style is for "
+                "schedules generated with --algorithm");
         LoadedSchedule loaded = read_schedule_xml(c.schedule_file);
         std::vector<TaskId> order;
         if (auto v = verify_structure(loaded.schedule, order))
@@ -138,6 +150,8 @@ void run_sim(const SimCommand& c) {
         request.ranks = c.nodes * ppn;
         request.bytes = parse_bytes(c.bytes, "--bytes");
         request.payload = false;
+        request.style =
+            c.style.empty() ? machine.style.value_or(Style::mpi) : parse_style_option(c.style);
         schedule = generate(request);
     }
     const int nodes = c.nodes > 0 ? c.nodes : (schedule.shape.ranks + ppn - 1) / ppn;
@@ -174,13 +188,15 @@ void add_sim_command(CLI::App& app) {
     sim->add_option("--ppn", c->ppn, "ranks per node (default: the machine's devices per node)");
     sim->add_option("--placement", c->placement, "block or round-robin (default: the machine's)");
     sim->add_flag("--no-contention", c->no_contention,
-                  "unlimited device slots and node/group lanes");
+                  "no queueing: as many device slots as a rank sends at once (a reused slot keeps "
+                  "its gap g), unlimited lanes and capacities, offloaded overheads");
     sim->add_option("--trace", c->trace_file, "write a Chrome-trace/Perfetto timeline (JSON)");
     sim->add_flag("--json", c->json, "print the result as JSON");
     sim->add_option("--collective,-c", c->collective, "with --algorithm: allgather or allreduce")
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
     sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");
+    add_style_option(*sim, c->style, "the machine's style (piccolo machines NAME), else mpi");
     sim->add_option(
         "--bytes,-b", c->bytes,
         "with --algorithm: per-rank contribution (allgather) or vector size (allreduce)");

@@ -144,6 +144,21 @@ void validate_machine(const Machine& machine) {
             throw InputError(fmt::format("{}: levels[{}].radix: must be >= 1 or unset (got {})",
                                          who, l, *level.radix));
         }
+        if (level.rendezvous && *level.rendezvous < 1) {
+            throw InputError(
+                fmt::format("{}: levels[{}].rendezvous: must be >= 1 byte or unset", who, l));
+        }
+        if (level.capacity && !(std::isfinite(*level.capacity) && *level.capacity > 0)) {
+            throw InputError(fmt::format(
+                "{}: levels[{}].capacity: must be finite and > 0 bytes per second (got {})", who, l,
+                detail::format_number(*level.capacity)));
+        }
+        if (level.capacity && machine.sharing != Sharing::fair) {
+            throw InputError(fmt::format(
+                "{}: levels[{}].capacity: an internal capacity is shared fairly; add 'sharing: "
+                "fair' to the machine",
+                who, l));
+        }
         try {
             // A default-constructed table has no rows; re-validating the rows catches both that
             // and hand-built tables.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -21,10 +22,11 @@ namespace piccolo {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kTopKeys{"name",   "description", "device_radix",
-                                                   "levels", "compute",     "placement"};
-constexpr std::array<std::string_view, 9> kLevelKeys{"name", "fanout", "radix", "loggp", "L",
-                                                     "o_s",  "o_r",    "g",     "G"};
+constexpr std::array<std::string_view, 8> kTopKeys{
+    "name", "description", "device_radix", "levels", "compute", "placement", "sharing", "style"};
+constexpr std::array<std::string_view, 12> kLevelKeys{"name",       "fanout",   "radix", "overhead",
+                                                      "rendezvous", "capacity", "loggp", "L",
+                                                      "o_s",        "o_r",      "g",     "G"};
 constexpr std::array<std::string_view, 6> kRowKeys{"s", "L", "o_s", "o_r", "g", "G"};
 constexpr std::array<std::string_view, 4> kComputeKeys{"reduce_per_byte", "permute_latency",
                                                        "permute_per_byte", "copy_per_byte"};
@@ -96,6 +98,10 @@ class YamlMachineReader {
                                          "system), each with name, fanout and loggp"));
         if (const Entry* e = top.find("compute")) machine.compute = compute(*e);
         if (const Entry* e = top.find("placement")) machine.placement = placement(*e);
+        if (const Entry* e = top.find("sharing"))
+            machine.sharing =
+                word<Sharing>(*e, "sharing", {{"fifo", Sharing::fifo}, {"fair", Sharing::fair}});
+        if (const Entry* e = top.find("style")) machine.style = style(*e);
         try {
             validate_machine(machine);  // the checks above should have caught everything
         } catch (const InputError& error) {
@@ -183,6 +189,38 @@ class YamlMachineReader {
         return *value;
     }
 
+    // One of a few words, e.g. sharing: fifo | fair.
+    template <class Enum>
+    Enum word(const Entry& entry, std::string_view path,
+              std::initializer_list<std::pair<std::string_view, Enum>> choices) const {
+        const std::string value = entry.value.IsScalar() ? entry.value.Scalar() : std::string();
+        std::string known;
+        for (const auto& [name, choice] : choices) {
+            if (value == name) return choice;
+            known += known.empty() ? "" : " or ";
+            known += name;
+        }
+        fail(anchor(entry), path, fmt::format("expected {} (got '{}')", known, value));
+    }
+
+    Style style(const Entry& entry) const {
+        const std::string value = entry.value.IsScalar() ? entry.value.Scalar() : std::string();
+        try {
+            return parse_style(value);
+        } catch (const InputError& error) {
+            fail(anchor(entry), "style", error.what());
+        }
+    }
+
+    // A whole number of bytes >= 1 (sizes come as YAML numbers, e.g. 65536 or 6.5e4).
+    double whole_bytes(const Entry& entry, std::string_view path, std::string_view meaning) const {
+        const double value = number(entry, path, "bytes");
+        if (value < 1 || value > 1e18 || value != std::floor(value))
+            fail(anchor(entry), path,
+                 fmt::format("expected a whole number of bytes >= 1 ({})", meaning));
+        return value;
+    }
+
     std::optional<int> radix(const Entry& entry, std::string_view path) const {
         if (entry.value.IsScalar() && entry.value.Scalar() == "unlimited") return std::nullopt;
         return integer(entry, path, 1,
@@ -230,6 +268,19 @@ class YamlMachineReader {
                  "group, ...)");
         }
         if (const Entry* e = map.find("radix")) level.radix = radix(*e, child(path, "radix"));
+        if (const Entry* e = map.find("overhead"))
+            level.overhead = word<OverheadModel>(
+                *e, child(path, "overhead"),
+                {{"offload", OverheadModel::offload}, {"cpu", OverheadModel::cpu}});
+        if (const Entry* e = map.find("rendezvous"))
+            level.rendezvous = static_cast<std::uint64_t>(
+                whole_bytes(*e, child(path, "rendezvous"), "the smallest rendezvous message"));
+        if (const Entry* e = map.find("capacity")) {
+            level.capacity = number(*e, child(path, "capacity"), "bytes per second");
+            if (*level.capacity <= 0)
+                fail(anchor(*e), child(path, "capacity"),
+                     "must be > 0 bytes per second (omit the key for no limit)");
+        }
 
         const bool shortcut = std::any_of(kParameters.begin(), kParameters.end(),
                                           [&](const ParameterInfo& p) { return map.has(p.key); });
@@ -365,45 +416,6 @@ class YamlMachineReader {
     std::string origin_;
 };
 
-// YAML double-quoted scalar: escapes keep any name or description on one line.
-std::string yaml_quoted(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-    return out;
-}
-
-std::string row_text(const LogGPRow& row) {
-    return fmt::format("s: {}, L: {}, o_s: {}, o_r: {}, g: {}, G: {}",
-                       detail::format_number(row.bytes), detail::format_number(row.params.L),
-                       detail::format_number(row.params.o_s), detail::format_number(row.params.o_r),
-                       detail::format_number(row.params.g), detail::format_number(row.params.G));
-}
-
 }  // namespace
 
 Machine parse_machine_yaml(std::string_view text, const std::string& origin) {
@@ -434,63 +446,6 @@ Machine load_machine_yaml(const std::filesystem::path& file) {
     std::ostringstream buffer;
     buffer << in.rdbuf();
     return parse_machine_yaml(buffer.str(), file.string());
-}
-
-std::string machine_to_yaml(const Machine& machine) {
-    std::string out;
-    auto line = [&out](std::string_view text) {
-        out += text;
-        out += '\n';
-    };
-    line("# piccolo machine description (schema: configs/README.md).");
-    line("# Units: seconds, bytes, seconds per byte.");
-    line(fmt::format("name: {}", yaml_quoted(machine.name)));
-    line(fmt::format("description: {}", yaml_quoted(machine.description)));
-    if (machine.device_radix) line(fmt::format("device_radix: {}", *machine.device_radix));
-    line("levels:");
-    for (std::size_t l = 0; l < machine.levels.size(); ++l) {
-        const Level& level = machine.levels[l];
-        const bool last = l + 1 == machine.levels.size();
-        line(fmt::format("  - name: {}", yaml_quoted(level.name)));
-        if (!last || level.fanout != 0) line(fmt::format("    fanout: {}", level.fanout));
-        if (level.radix) line(fmt::format("    radix: {}", *level.radix));
-        const auto rows = level.loggp.rows();
-        if (rows.size() == 1 && rows.front().bytes == 0) {
-            const LogGP& p = rows.front().params;
-            line(fmt::format("    L: {}", detail::format_number(p.L)));
-            line(fmt::format("    o_s: {}", detail::format_number(p.o_s)));
-            line(fmt::format("    o_r: {}", detail::format_number(p.o_r)));
-            line(fmt::format("    g: {}", detail::format_number(p.g)));
-            line(fmt::format("    G: {}", detail::format_number(p.G)));
-        } else {
-            line("    loggp:");
-            for (const LogGPRow& row : rows) line(fmt::format("      - {{{}}}", row_text(row)));
-        }
-    }
-    const ComputeCosts& c = machine.compute;
-    line("compute:");
-    line(fmt::format("  reduce_per_byte: {}", detail::format_number(c.reduce_per_byte)));
-    line(fmt::format("  permute_latency: {}", detail::format_number(c.permute_latency)));
-    line(fmt::format("  permute_per_byte: {}", detail::format_number(c.permute_per_byte)));
-    line(fmt::format("  copy_per_byte: {}", detail::format_number(c.copy_per_byte)));
-    switch (machine.placement.kind) {
-        case PlacementKind::block:
-            line("placement: block");
-            break;
-        case PlacementKind::round_robin:
-            line("placement: round-robin");
-            break;
-        case PlacementKind::explicit_list: {
-            std::string list;
-            for (const int node : machine.placement.node_of_rank) {
-                if (!list.empty()) list += ", ";
-                list += std::to_string(node);
-            }
-            line(fmt::format("placement: {{list: [{}]}}", list));
-            break;
-        }
-    }
-    return out;
 }
 
 }  // namespace piccolo

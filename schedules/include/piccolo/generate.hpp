@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "piccolo/schedule.hpp"
+#include "piccolo/style.hpp"
 
 namespace piccolo {
 
@@ -18,6 +19,7 @@ struct GenerateRequest {
     Rank ranks = 0;           // p
     std::uint64_t bytes = 0;  // per-rank contribution (allgather) or vector size (allreduce)
     bool payload = true;      // fill payload descriptors (the verifier needs them; the engine not)
+    Style style = Style::mpi;
 };
 
 struct AlgorithmInfo {

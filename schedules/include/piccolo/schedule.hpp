@@ -1,6 +1,12 @@
 #pragma once
 // The schedule IR: a DAG of transfer and compute tasks stored flat (structure of arrays, CSR
 // dependency lists) so that the verifier and the engine walk contiguous memory.
+//
+// A transfer has two completion events: *sent* (the source may reuse its buffer: an eager send
+// once its last byte has left, a rendezvous send once the receiver has taken the data) and
+// *delivered* (the data is usable at the destination). `deps` wait for delivered transfers
+// (and completed computes); `sent_deps` wait for sent transfers, which is how MPI's Waitall on
+// its own sends completes. A sent dependency delivers no data.
 
 #include <cstdint>
 #include <span>
@@ -64,13 +70,17 @@ class Schedule {
     std::vector<Rank> dst;
     std::vector<std::uint32_t> size_class;   // index into size_values
     std::vector<std::uint64_t> size_values;  // distinct task sizes in bytes
-    Csr<TaskId> deps;
+    Csr<TaskId> deps;       // tasks that must be delivered / complete before this one starts
+    Csr<TaskId> sent_deps;  // transfers that must be sent; no rows at all when none has any
     // Which blocks (allgather) or segments (allreduce) a task carries or works on. Either
     // absent for every task (payload.rows() == 0) or present for every task.
     Csr<std::uint32_t> payload;
     // Ids as written in an XML file when they are not 0..n-1 (PICCL files may skip numbers);
     // empty when task i has id i.
     std::vector<std::int64_t> external_ids;
+    // How the schedule synchronizes its rounds (generate.hpp's Style names); empty for files
+    // that do not say (PICCL's).
+    std::string style;
 
     [[nodiscard]] std::size_t size() const { return kind.size(); }
     [[nodiscard]] std::uint64_t bytes(TaskId t) const { return size_values[size_class[t]]; }
@@ -78,10 +88,17 @@ class Schedule {
     [[nodiscard]] std::int64_t external_id(TaskId t) const {
         return external_ids.empty() ? static_cast<std::int64_t>(t) : external_ids[t];
     }
+    [[nodiscard]] std::span<const TaskId> sent_deps_of(TaskId t) const {
+        return sent_deps.rows() == 0 ? std::span<const TaskId>() : sent_deps.row(t);
+    }
     [[nodiscard]] std::size_t transfer_count() const;
 
-    // Successor lists (the reverse of deps), built on demand.
-    [[nodiscard]] Csr<TaskId> successors() const;
+    // Successor lists (the reverse of deps and of sent_deps), built on demand.
+    struct Successors {
+        Csr<TaskId> delivered;  // tasks that list this one in deps
+        Csr<TaskId> sent;       // tasks that list this one in sent_deps
+    };
+    [[nodiscard]] Successors successors() const;
 };
 
 }  // namespace piccolo

@@ -1,6 +1,7 @@
 #pragma once
-// The discrete-event engine: replays a schedule on a machine under hierarchical LogGP with
-// device slots and node/group lanes (DESIGN.md, "LogGP semantics"). Knows nothing of files.
+// The discrete-event engine: replays a schedule on a machine under hierarchical LogGP with device
+// slots or a shared processor, node/group lanes and internal capacities (sim/README.md, "The
+// LogGP contract"). Knows nothing of files.
 
 #include <cstdint>
 #include <string>
@@ -12,13 +13,16 @@
 namespace piccolo {
 
 struct SimOptions {
-    // false: every radix is unlimited (device send/receive slots and lanes), so each message
-    // costs exactly o_s + (m-1)G + L + o_r after it is ready.
+    // false: nothing waits for anything else: a rank opens a new send slot whenever its slots are
+    // busy with data (a slot it reuses still keeps its gap g), receives never wait, lanes and
+    // capacities are unlimited and overheads are offloaded. A message then costs exactly
+    // o_s + (m-1)G + L + o_r from its send start, and a slot reused keeps the gap g.
     bool contention = true;
     bool record_trace = false;
 };
 
-// Where time went at one contention point (e.g. "device send slots", "node egress lanes").
+// Where time went at one contention point (e.g. "device send slots", "node egress lanes"; under
+// fair sharing, "fair sharing": how much longer flows took than at full speed).
 struct QueueingStats {
     std::string point;
     std::uint64_t delayed = 0;  // transfers that waited at all
@@ -41,7 +45,8 @@ struct TransferTrace {
     double inject_start = 0;   // first byte leaves (ts + o_s, later if an egress lane was busy)
     double inject_end = 0;     // last byte leaves: inject_start + (m-1)G
     double receive_start = 0;  // reception starts (first byte arrival, later if buffered)
-    double complete = 0;       // tc: data usable at dst
+    double sent = 0;           // the send completes (source buffer reusable)
+    double complete = 0;       // tc: data usable at dst (delivered)
     std::uint8_t level = 0;
 };
 
@@ -61,13 +66,13 @@ struct SimResult {
     std::vector<ComputeTrace> compute_trace;
 };
 
-// Throws InputError if the schedule uses more ranks than the layout places, or never finishes
-// (a dependency cycle).
+// Throws InputError if the schedule uses more ranks than the layout places, never finishes (a
+// dependency cycle), or would run longer than simulated time can count (about 2.5 hours).
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options = {});
 // The same with the schedule's successor lists (Schedule::successors()) computed once by the
 // caller, for sweeps that replay one DAG at many sizes and scales.
-SimResult simulate(const Schedule& schedule, const Csr<TaskId>& successors, const Machine& machine,
-                   const RankLayout& layout, const SimOptions& options);
+SimResult simulate(const Schedule& schedule, const Schedule::Successors& successors,
+                   const Machine& machine, const RankLayout& layout, const SimOptions& options);
 
 }  // namespace piccolo

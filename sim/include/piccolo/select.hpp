@@ -15,6 +15,7 @@
 
 #include "piccolo/machine.hpp"
 #include "piccolo/schedule.hpp"
+#include "piccolo/style.hpp"
 
 namespace piccolo {
 
@@ -51,6 +52,7 @@ struct SelectRequest {
     std::vector<std::uint64_t> sizes;     // bytes (sorted, duplicates dropped); empty = default
     std::vector<Scale> scales;            // empty = default_select_scales(machine)
     bool contention = true;
+    Style style = Style::mpi;           // how the candidates synchronize their rounds
     int threads = 0;                    // 0 = every core oneTBB sees
     SweepProgress* progress = nullptr;  // optional
 };
@@ -64,13 +66,20 @@ std::vector<Scale> default_select_scales(const Machine& machine);
 // The two algorithms without a parameter that every speedup is measured against.
 inline constexpr const char* baseline_algorithms[] = {"ring", "rd"};
 
+// Ties. Predicted times within a relative 1e-9 of each other are equal: a difference below that
+// is floating-point noise, not a prediction. Among equal candidates the choice follows a fixed
+// preference, the same in every output: a baseline algorithm (ring, rd) first, then fewer rounds
+// (transfers on the schedule's longest dependency chain), then the smaller k, then the order of
+// algorithms() (ring, k-ring, rd, rm, prd, prm).
+inline constexpr double equal_time_tolerance = 1e-9;
+
 // One algorithm at one (collective, scale, size).
 struct AlgorithmOutcome {
     std::string algorithm;
     bool has_radix = false;
     bool available = false;  // false: nothing of this algorithm could run here
     std::string skipped;     // why, when !available
-    int k = 0;               // the best k (smallest on ties); 0 without radix
+    int k = 0;               // the best k (ties: see equal_time_tolerance); 0 without radix
     // Every other k whose schedule is identical to the best one's (e.g. rm with k = 5..7 plans
     // the same rounds as k = 4 for p = 2^n); they take exactly the same time.
     std::vector<int> same_schedule_k;
@@ -121,6 +130,7 @@ struct SweepStats {
 
 struct SelectResult {
     std::string machine;  // machine name
+    Style style = Style::mpi;
     bool contention = true;
     std::vector<Collective> collectives;
     std::vector<std::string> algorithms;

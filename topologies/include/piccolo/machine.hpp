@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "piccolo/style.hpp"
+
 namespace piccolo {
 
 // LogGP parameters in seconds (L, o_s, o_r, g) and seconds per byte (G).
@@ -36,6 +38,22 @@ class LogGPTable {
     std::vector<LogGPRow> rows_;
 };
 
+// Who carries the overheads of the messages a level prices.
+enum class OverheadModel : std::uint8_t {
+    // The device's send and receive slots (device_radix of each), independent of each other: a
+    // GPU's copy engines or an offloading NIC send and receive at once.
+    offload,
+    // Classic LogGP: one processor per rank carries every o_s, o_r and compute task in turn;
+    // consecutive injections, and consecutive receptions, of a rank are each spaced by g.
+    cpu,
+};
+
+// How transfers share the lanes of a node or group (its radix) and a unit's internal capacity.
+enum class Sharing : std::uint8_t {
+    fifo,  // whole messages hold lanes one after another, first come first served
+    fair,  // concurrent transfers share the capacity max-min fairly (progressive filling)
+};
+
 // One level above the device. levels[0] is the node: its table prices messages between two
 // devices of one node, its radix is the node's NIC ports (node_radix). The last level is the
 // whole system (fanout 0 = unbounded).
@@ -45,6 +63,14 @@ struct Level {
     std::optional<int> radix;  // transfers that may cross this unit's boundary at once, per
                                // direction; empty = unlimited
     LogGPTable loggp;          // messages whose lowest common level is this one
+    // The rest applies to the messages this level prices, or to each unit of the level.
+    OverheadModel overhead = OverheadModel::offload;
+    // Messages of at least this many bytes are sent by rendezvous: the send completes only once
+    // the receiver has taken the data (eager below: once the last byte has left). Empty: eager.
+    std::optional<std::uint64_t> rendezvous{};
+    // Bytes per second shared by all transfers inside one unit (a node's memory bus, a group's
+    // switch); needs Sharing::fair. Empty: unlimited.
+    std::optional<double> capacity{};
     friend bool operator==(const Level&, const Level&) = default;
 };
 
@@ -71,6 +97,9 @@ struct Machine {
     std::vector<Level> levels;        // innermost first; at least node and system
     ComputeCosts compute;
     Placement placement;
+    Sharing sharing = Sharing::fifo;
+    // The style collectives run in on this machine (NCCL on GPUs, MPI on CPUs); empty: not said.
+    std::optional<Style> style;
 
     [[nodiscard]] int devices_per_node() const { return levels.front().fanout; }
     friend bool operator==(const Machine&, const Machine&) = default;
@@ -78,7 +107,8 @@ struct Machine {
 
 // Throws InputError (naming machine and field) unless: at least two levels (node ... system),
 // devices per node >= 1, every level but the last has fanout >= 1 (the last: 0 = any), every
-// radix >= 1, every table valid, compute costs finite and >= 0, explicit placement nodes >= 0.
+// radix >= 1, every table valid, compute costs finite and >= 0, explicit placement nodes >= 0,
+// rendezvous >= 1, capacities finite and > 0 and only with fair sharing.
 // The loaders call it; code that builds a Machine by hand should too.
 void validate_machine(const Machine& machine);
 

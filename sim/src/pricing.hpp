@@ -1,0 +1,44 @@
+#pragma once
+// Everything the engine needs to know about the cost of a task, resolved once before the replay:
+// for transfers, per (level, size class) of the schedule; for computes, per (kind, size class).
+// Nothing is interpolated or multiplied inside the event loop.
+
+#include <cstdint>
+#include <vector>
+
+#include "piccolo/machine.hpp"
+#include "piccolo/schedule.hpp"
+#include "sim_time.hpp"
+
+namespace piccolo::detail {
+
+struct Price {
+    SimTime L = 0, o_s = 0, o_r = 0, g = 0;
+    SimTime wire = 0;  // (m - 1) G: the bytes' time on the wire at full speed
+    SimTime hold = 0;  // max(g, wire): how long a lane is charged for the message
+    bool rendezvous = false;
+    OverheadModel overhead = OverheadModel::offload;
+    double bytes_per_second = 0;  // at full speed, for internal capacities
+};
+
+class Pricing {
+  public:
+    // `contention` false: every level is priced with the offload overhead model (the cpu model's
+    // shared processor is contention too).
+    Pricing(const Schedule& schedule, const Machine& machine, bool contention);
+
+    [[nodiscard]] const Price& at(std::size_t level, std::uint32_t size_class) const {
+        return prices_[level * sizes_ + size_class];
+    }
+    [[nodiscard]] SimTime compute_cost(TaskKind kind, std::uint32_t size_class) const;
+    // An upper bound, in seconds, of the whole simulated time (every task one after another).
+    [[nodiscard]] double serial_bound(const Schedule& schedule) const;
+
+  private:
+    std::size_t sizes_ = 0;
+    std::vector<Price> prices_;
+    std::vector<SimTime> reduce_, permute_, copy_;  // per size class
+    double slowest_capacity_ = 1e300;               // bytes per second
+};
+
+}  // namespace piccolo::detail

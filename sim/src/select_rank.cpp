@@ -1,0 +1,187 @@
+// Step 3 of the sweep: the best (algorithm, k) per (collective, scale, size), serially and in a
+// fixed order. Ties follow select.hpp's rule: the fastest time t is found first; every candidate
+// within a relative 1e-9 of t is equal to it, and among those the preference decides (baseline,
+// fewer rounds, smaller k, registry order). Deciding against the exact minimum, not pairwise,
+// keeps the choice independent of the order candidates are looked at.
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "select_sweep.hpp"
+
+namespace piccolo::detail {
+
+namespace {
+
+bool within_tolerance(double time, double fastest) {
+    return time <= fastest + equal_time_tolerance * fastest;
+}
+
+bool is_baseline(std::string_view algorithm) {
+    return std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms), algorithm) !=
+           std::end(baseline_algorithms);
+}
+
+std::size_t registry_order(std::string_view algorithm) {
+    const auto all = algorithms();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].name == algorithm) return i;
+    return all.size();
+}
+
+// One simulated candidate at one point, with what the preference looks at.
+struct Entry {
+    std::size_t algorithm = 0;  // index into Sweep::algorithms
+    const Candidate* candidate = nullptr;
+    double time = 0;
+};
+
+class Ranking {
+  public:
+    Ranking(const Sweep& sweep, std::size_t c, std::size_t scale, std::size_t size)
+        : sweep_(sweep), c_(c), scale_(scale), size_(size) {}
+
+    PointSelection point() const {
+        PointSelection point;
+        point.collective = sweep_.collectives[c_];
+        point.scale = sweep_.scales[scale_];
+        point.bytes = sweep_.sizes[size_];
+        std::vector<Entry> bests;           // per reported algorithm: its best k, if any
+        std::vector<std::size_t> reported;  // index into Sweep::algorithms
+        std::vector<Entry> baselines;
+        for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
+            Entry best;
+            AlgorithmOutcome o = outcome(a, best);
+            if (o.available && is_baseline(o.algorithm)) baselines.push_back(best);
+            if (!sweep_.algorithms[a].reported) continue;
+            if (o.available) bests.push_back(best);
+            reported.push_back(a);
+            point.algorithms.push_back(std::move(o));
+        }
+        if (const Entry* winner = choose(bests)) {
+            const auto at = std::find(reported.begin(), reported.end(), winner->algorithm);
+            point.best = static_cast<int>(at - reported.begin());
+            point.runner_up = runner_up(*winner, reported);
+        }
+        if (const Entry* base = choose(baselines)) {
+            point.baseline = std::string(sweep_.algorithms[base->algorithm].info->name);
+            point.baseline_time = base->time;
+        }
+        return point;
+    }
+
+  private:
+    [[nodiscard]] const CandidateSet& candidates(std::size_t a) const {
+        const Rank p = sweep_.scales[scale_].ranks();
+        const auto p_index = static_cast<std::size_t>(
+            std::find(sweep_.ranks.begin(), sweep_.ranks.end(), p) - sweep_.ranks.begin());
+        return sweep_.sets[sweep_.set_index(c_, p_index, a)];
+    }
+    [[nodiscard]] double time(const Candidate& cand) const {
+        return sweep_.time(cand.schedule, scale_, size_);
+    }
+    [[nodiscard]] auto preference(const Entry& e) const {
+        const std::string_view name = sweep_.algorithms[e.algorithm].info->name;
+        return std::tuple(!is_baseline(name), sweep_.rounds[e.candidate->schedule], e.candidate->k,
+                          registry_order(name));
+    }
+
+    // The fastest entry, or among entries equal to it, the preferred one.
+    const Entry* choose(const std::vector<Entry>& entries) const {
+        if (entries.empty()) return nullptr;
+        double fastest = entries.front().time;
+        for (const Entry& e : entries) fastest = std::min(fastest, e.time);
+        const Entry* chosen = nullptr;
+        for (const Entry& e : entries)
+            if (within_tolerance(e.time, fastest) &&
+                (!chosen || preference(e) < preference(*chosen)))
+                chosen = &e;
+        return chosen;
+    }
+
+    // `best`: the entry of the chosen k, when the algorithm could run.
+    AlgorithmOutcome outcome(std::size_t a, Entry& best) const {
+        const AlgorithmInfo& info = *sweep_.algorithms[a].info;
+        const CandidateSet& set = candidates(a);
+        AlgorithmOutcome out;
+        out.algorithm = std::string(info.name);
+        out.has_radix = info.has_radix;
+        std::vector<Entry> entries;
+        for (const Candidate& cand : set.candidates) {
+            const double t = time(cand);
+            if (std::isnan(t)) continue;
+            if (info.has_radix) out.candidates.emplace_back(cand.k, t);
+            entries.push_back({a, &cand, t});
+        }
+        const Entry* chosen = choose(entries);
+        if (!chosen) {
+            out.skipped = set.unavailable;
+            if (out.skipped.empty() && !set.candidates.empty())
+                out.skipped =
+                    fmt::format("needs at least p = {} bytes (the vector is cut into p segments)",
+                                sweep_.scales[scale_].ranks());
+            return out;
+        }
+        best = *chosen;
+        out.available = true;
+        out.k = chosen->candidate->k;
+        out.time = chosen->time;
+        for (const Candidate& cand : set.candidates)
+            if (cand.schedule == chosen->candidate->schedule && cand.k != out.k)
+                out.same_schedule_k.push_back(cand.k);
+        return out;
+    }
+
+    // The best candidate of another reported algorithm that runs a different schedule (prd and
+    // prm with k = 2 are one DAG under two names: not an alternative to each other).
+    std::optional<Choice> runner_up(const Entry& winner,
+                                    const std::vector<std::size_t>& reported) const {
+        std::vector<Entry> others;
+        for (std::size_t a : reported) {
+            if (a == winner.algorithm) continue;
+            for (const Candidate& cand : candidates(a).candidates) {
+                const double t = time(cand);
+                if (!std::isnan(t) && cand.schedule != winner.candidate->schedule)
+                    others.push_back({a, &cand, t});
+            }
+        }
+        const Entry* second = choose(others);
+        if (!second) return std::nullopt;
+        const AlgorithmInfo& info = *sweep_.algorithms[second->algorithm].info;
+        return Choice{std::string(info.name), info.has_radix, second->candidate->k, second->time};
+    }
+
+    const Sweep& sweep_;
+    std::size_t c_, scale_, size_;
+};
+
+}  // namespace
+
+void rank_sweep(const Sweep& sweep, SelectResult& result) {
+    result.collectives = sweep.collectives;
+    for (const SweptAlgorithm& a : sweep.algorithms)
+        if (a.reported) result.algorithms.emplace_back(a.info->name);
+    result.scales = sweep.scales;
+    result.sizes = sweep.sizes;
+    result.points.reserve(sweep.collectives.size() * sweep.scales.size() * sweep.sizes.size());
+    for (std::size_t c = 0; c < sweep.collectives.size(); ++c)
+        for (std::size_t s = 0; s < sweep.scales.size(); ++s)
+            for (std::size_t z = 0; z < sweep.sizes.size(); ++z)
+                result.points.push_back(Ranking(sweep, c, s, z).point());
+}
+
+std::uint32_t transfer_rounds(const Schedule& schedule) {
+    std::vector<std::uint32_t> depth(schedule.size(), 0);
+    std::uint32_t deepest = 0;
+    for (TaskId t = 0; t < schedule.size(); ++t) {
+        std::uint32_t d = 0;
+        for (TaskId dep : schedule.deps.row(t)) d = std::max(d, depth[dep]);
+        for (TaskId dep : schedule.sent_deps_of(t)) d = std::max(d, depth[dep]);
+        depth[t] = d + (schedule.kind[t] == TaskKind::transfer ? 1 : 0);
+        deepest = std::max(deepest, depth[t]);
+    }
+    return deepest;
+}
+
+}  // namespace piccolo::detail

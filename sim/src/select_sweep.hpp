@@ -1,0 +1,67 @@
+#pragma once
+// What passes between the selector's steps: select.cpp generates the candidate schedules and
+// simulates them into a Sweep; select_rank.cpp ranks the Sweep into the SelectResult.
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "piccolo/generate.hpp"
+#include "piccolo/select.hpp"
+
+namespace piccolo::detail {
+
+// An algorithm of the sweep: the user's, plus ring and rd when the user left them out (the
+// baseline is always simulated).
+struct SweptAlgorithm {
+    const AlgorithmInfo* info = nullptr;
+    bool reported = true;
+};
+
+struct Candidate {
+    int k = 0;                 // 0 for algorithms without radix
+    std::size_t schedule = 0;  // index of its distinct schedule
+};
+
+// The candidates of one (collective, p, algorithm).
+struct CandidateSet {
+    std::vector<Candidate> candidates;  // by increasing k
+    std::string unavailable;            // why there are none
+};
+
+inline constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
+
+struct Sweep {
+    std::vector<Collective> collectives;
+    std::vector<SweptAlgorithm> algorithms;
+    std::vector<Scale> scales;
+    std::vector<std::uint64_t> sizes;
+    std::vector<Rank> ranks;            // distinct p of the scales, in scale order
+    std::vector<CandidateSet> sets;     // [collective][p][algorithm]
+    std::vector<std::uint32_t> rounds;  // per distinct schedule: transfers on its longest chain
+    std::vector<double> times;          // [schedule][scale][size], NaN = not run
+
+    [[nodiscard]] std::size_t set_index(std::size_t c, std::size_t p, std::size_t a) const {
+        return (c * ranks.size() + p) * algorithms.size() + a;
+    }
+    [[nodiscard]] std::size_t time_index(std::size_t schedule, std::size_t scale,
+                                         std::size_t size) const {
+        return (schedule * scales.size() + scale) * sizes.size() + size;
+    }
+    [[nodiscard]] double time(std::size_t schedule, std::size_t scale, std::size_t size) const {
+        return times[time_index(schedule, scale, size)];
+    }
+};
+
+// Step 3: the best candidate per (collective, scale, size), serially. Times within a relative
+// 1e-9 of each other are equal; equal candidates go by a fixed preference (select.hpp).
+// `result` arrives with its header (machine, style, contention, notes) filled in.
+void rank_sweep(const Sweep& sweep, SelectResult& result);
+
+// The number of transfers on the longest dependency chain of a schedule whose dependencies point
+// to earlier tasks (every generated one): its rounds, for the tie preference.
+std::uint32_t transfer_rounds(const Schedule& schedule);
+
+}  // namespace piccolo::detail
