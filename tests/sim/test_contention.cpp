@@ -2,47 +2,11 @@
 // Units: parameters in seconds with small integers so that every time is exact.
 #include <doctest/doctest.h>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "hand_cases.hpp"
 
 using namespace piccolo;
 
-namespace {
-
-// L = 1, o_s = 1, o_r = 1, g = 0, G = 1 s/B: a message of m bytes has (m-1)G = m - 1.
-constexpr LogGP unit{1, 1, 1, 0, 1};
-
-Machine machine(int devices_per_node, std::optional<int> device_radix,
-                std::optional<int> node_radix, LogGP params = unit) {
-    Machine m;
-    m.name = "hand";
-    m.device_radix = device_radix;
-    m.levels.push_back({"node", devices_per_node, node_radix, LogGPTable({{0, params}})});
-    m.levels.push_back({"system", 0, std::nullopt, LogGPTable({{0, params}})});
-    validate_machine(m);
-    return m;
-}
-
-// Concurrent messages without dependencies, given as (src, dst) pairs, `bytes` each.
-Schedule concurrent(Rank ranks, std::vector<std::pair<Rank, Rank>> pairs, int bytes) {
-    std::string xml = "<collective name=\"allgather\" nodes=\"" + std::to_string(ranks) +
-                      "\" buffer_size=\"" + std::to_string(ranks) + "\">\n";
-    int id = 0;
-    for (auto [from, to] : pairs)
-        xml += "<transfer id=\"" + std::to_string(id++) + "\" size=\"" + std::to_string(bytes) +
-               "\" src=\"" + std::to_string(from) + "\" dst=\"" + std::to_string(to) +
-               "\" deps=\"-1\"/>\n";
-    return parse_schedule_xml(xml + "</collective>\n", "hand.xml").schedule;
-}
-
-SimResult run(const Schedule& s, const Machine& m, int nodes, int ppn, bool contention = true) {
-    SimOptions options;
-    options.contention = contention;
-    options.record_trace = true;
-    return simulate(s, m, RankLayout(m, nodes, ppn), options);
-}
-
-}  // namespace
+using namespace piccolo::hand;
 
 TEST_CASE("(a) device_radix 1 serializes k-1 = 3 concurrent sends") {
     // Rank 0 sends 3 bytes to ranks 1, 2, 3 at once (one node, no lane limit).
