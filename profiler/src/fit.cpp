@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -418,6 +419,43 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
     return fit;
 }
 
+namespace {
+
+// The transport line of the samples, e.g. "MPI (Open MPI v4.1.4)", or "".
+std::string transport_of(const RawData& raw) {
+    for (const auto& [key, value] : raw.info)
+        if (key == "transport") return value;
+    return {};
+}
+
+// How the measured ranks execute, beyond their LogGP tables. MPI ranks are processes on cores:
+// one processor carries o_s and o_r (overhead: cpu) and collectives run MPI-style. NCCL ranks are
+// GPUs whose copy engines send and receive at once (offload) under grouped NCCL calls. When the
+// device probe saw a pair's aggregate throughput saturate, that plateau is what the node's
+// transfers share (a memory bus, an NVSwitch), written as the node's internal capacity under
+// fair sharing: sixteen concurrent pairs then share what one pair had alone.
+void describe_execution(const RawData& raw, const ProfileFit& fit, Machine& machine,
+                        const std::function<void(std::string)>& note) {
+    const std::string transport = transport_of(raw);
+    if (transport.starts_with("MPI")) {
+        machine.style = Style::mpi;
+        for (Level& level : machine.levels) level.overhead = OverheadModel::cpu;
+    } else if (transport.starts_with("NCCL")) {
+        machine.style = Style::nccl;
+    }
+    for (const auto& r : fit.radices) {
+        if (r.scope != "device" || !r.saturated || r.throughput.empty()) continue;
+        const double peak = *std::max_element(r.throughput.begin(), r.throughput.end());
+        machine.levels.front().capacity = peak;
+        machine.sharing = Sharing::fair;
+        note(fmt::format("level {}: capacity {:.2f} GB/s, the plateau of the device probe "
+                         "(shared fairly by every transfer inside a {})",
+                         machine.levels.front().name, peak / 1e9, machine.levels.front().name));
+    }
+}
+
+}  // namespace
+
 Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::string>* notes) {
     Machine machine;
     machine.name = raw.machine_name.empty() ? "measured" : raw.machine_name;
@@ -465,6 +503,7 @@ Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::s
     for (const auto& r : fit.radices) {
         if (r.scope == "device") machine.device_radix = r.knee;
     }
+    describe_execution(raw, fit, machine, note);
     for (const auto& c : fit.compute) {
         if (c.kind == "reduce") machine.compute.reduce_per_byte = c.seconds_per_byte;
         if (c.kind == "copy") {

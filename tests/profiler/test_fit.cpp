@@ -237,9 +237,23 @@ TEST_CASE("the committed measured profile is the fit of its raw samples") {
         PICCOLO_SOURCE_DIR "/configs/machines/laptop-measured-2026-11-22.yaml");
     CHECK(refit.name == committed.name);
     CHECK(refit.device_radix == committed.device_radix);
+    // MPI ranks on cores: MPI style, cpu overheads, and the device probe's plateau (13.53 GB/s,
+    // 1 MiB per transfer) as the node's capacity under fair sharing.
+    CHECK(committed.style == piccolo::Style::mpi);
+    CHECK(committed.sharing == piccolo::Sharing::fair);
+    REQUIRE(committed.levels.front().capacity);
+    CHECK(*committed.levels.front().capacity == doctest::Approx(13.53e9).epsilon(1e-3));
+    CHECK(refit.style == committed.style);
+    CHECK(refit.sharing == committed.sharing);
     REQUIRE(refit.levels.size() == committed.levels.size());
     for (std::size_t l = 0; l < refit.levels.size(); ++l) {
         CHECK(refit.levels[l].fanout == committed.levels[l].fanout);
+        CHECK(committed.levels[l].overhead == piccolo::OverheadModel::cpu);
+        CHECK(refit.levels[l].overhead == committed.levels[l].overhead);
+        CHECK(refit.levels[l].capacity.has_value() == committed.levels[l].capacity.has_value());
+        if (refit.levels[l].capacity)
+            CHECK(*refit.levels[l].capacity ==
+                  doctest::Approx(*committed.levels[l].capacity).epsilon(1e-9));
         const auto a = refit.levels[l].loggp.rows();
         const auto b = committed.levels[l].loggp.rows();
         REQUIRE(a.size() == b.size());

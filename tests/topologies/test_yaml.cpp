@@ -17,10 +17,14 @@ namespace {
 constexpr const char* kExample = R"(name: example
 description: "two nodes' worth of a small GPU cluster"
 device_radix: 4
+style: nccl
+sharing: fair
 levels:
   - name: node
     fanout: 4
     radix: 1
+    overhead: offload
+    capacity: 2.0e11
     loggp:
       - {s: 1,     L: 2.0e-6, o_s: 1.0e-6, o_r: 1.0e-6, g: 3.0e-6, G: 1.0e-11}
       - {s: 65536, L: 4.0e-6, o_s: 1.5e-6, o_r: 1.5e-6, g: 3.0e-6, G: 1.2e-11}
@@ -29,6 +33,7 @@ levels:
     radix: unlimited
     loggp: {L: 5.0e-6, o_s: 1.0e-6, o_r: 1.0e-6, g: 3.0e-6, G: 5.0e-11}
   - name: system
+    rendezvous: 65536
     L: 6.0e-6
     o_s: 1.0e-6
     o_r: 1.0e-6
@@ -97,6 +102,13 @@ TEST_CASE("the README example loads field by field") {
     CHECK(m.compute.permute_per_byte == 1.6e-12);
     CHECK(m.compute.copy_per_byte == 1.6e-12);
     CHECK(m.placement.kind == PlacementKind::round_robin);
+    CHECK(m.style == Style::nccl);
+    CHECK(m.sharing == Sharing::fair);
+    CHECK(m.levels[0].overhead == OverheadModel::offload);
+    CHECK(m.levels[0].capacity == 2.0e11);
+    CHECK_FALSE(m.levels[1].capacity.has_value());
+    CHECK_FALSE(m.levels[1].rendezvous.has_value());
+    CHECK(m.levels[2].rendezvous == 65536);
 }
 
 TEST_CASE("the example of configs/README.md is this example, comments aside") {
