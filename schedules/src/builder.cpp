@@ -1,5 +1,6 @@
 #include "builder.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace piccolo::detail {
@@ -19,7 +20,6 @@ void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
     schedule_.dst.reserve(tasks);
     schedule_.size_class.reserve(tasks);
     schedule_.deps.reserve(tasks, deps);
-    schedule_.sent_deps.offsets.reserve(tasks + 1);
     if (with_payload_) schedule_.payload.offsets.reserve(tasks + 1);
 }
 
@@ -45,14 +45,26 @@ TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t 
     for (TaskId d : deps)
         if (d != no_dep) schedule_.deps.items.push_back(d);
     schedule_.deps.close_row();
-    for (TaskId d : sent)
-        if (d != no_dep) schedule_.sent_deps.items.push_back(d);
-    schedule_.sent_deps.close_row();
+    if (sent_started_ || !sent.empty()) append_sent(id, sent);
     if (with_payload_) {
         schedule_.payload.items.insert(schedule_.payload.items.end(), pieces.begin(), pieces.end());
         schedule_.payload.close_row();
     }
     return id;
+}
+
+// The sent-dependency rows start at the first task that has one (earlier rows are empty), so
+// that styles without sent dependencies build none.
+void ScheduleBuilder::append_sent(TaskId id, std::span<const TaskId> sent) {
+    Csr<TaskId>& rows = schedule_.sent_deps;
+    if (!sent_started_) {
+        if (std::none_of(sent.begin(), sent.end(), [](TaskId d) { return d != no_dep; })) return;
+        rows.offsets.assign(std::size_t{id} + 1, 0);
+        sent_started_ = true;
+    }
+    for (TaskId d : sent)
+        if (d != no_dep) rows.items.push_back(d);
+    rows.close_row();
 }
 
 TaskId ScheduleBuilder::transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
@@ -75,23 +87,13 @@ TaskId ScheduleBuilder::compute(TaskKind kind, Rank rank, std::uint64_t bytes,
 
 Schedule ScheduleBuilder::finish() && {
     if (!with_payload_) schedule_.payload = {};
-    if (schedule_.sent_deps.items.empty()) schedule_.sent_deps = {};  // no row at all: no cost
-    return std::move(schedule_);
-}
-
-void RoundWait::set(Style style, std::span<const TaskId> receives, std::span<const TaskId> sends) {
-    deps.assign(receives.begin(), receives.end());
-    sent.clear();
-    switch (style) {
-        case Style::nccl:
-            deps.insert(deps.end(), sends.begin(), sends.end());
-            break;
-        case Style::mpi:
-            sent.assign(sends.begin(), sends.end());
-            break;
-        case Style::pipelined:
-            break;
+    if (schedule_.sent_deps.items.empty()) {
+        schedule_.sent_deps = {};  // no row at all: no cost
+    } else {
+        schedule_.sent_deps.offsets.resize(schedule_.size() + 1,
+                                           schedule_.sent_deps.offsets.back());
     }
+    return std::move(schedule_);
 }
 
 }  // namespace piccolo::detail

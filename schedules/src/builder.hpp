@@ -48,11 +48,13 @@ class ScheduleBuilder {
                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
                   std::span<const TaskId> sent);
     std::uint32_t intern_size(std::uint64_t bytes);
+    void append_sent(TaskId id, std::span<const TaskId> sent);
 
     Schedule schedule_;
     bool with_payload_;
     std::unordered_map<std::uint64_t, std::uint32_t> size_index_;
     std::uint32_t last_class_ = 0;
+    bool sent_started_ = false;  // has a task had a sent dependency yet?
 };
 
 // What a rank's next round waits for under a style, given its previous round's receives and
@@ -61,5 +63,22 @@ struct RoundWait {
     std::vector<TaskId> deps, sent;
     void set(Style style, std::span<const TaskId> receives, std::span<const TaskId> sends);
 };
+
+// Inline: generators call it for every transfer.
+inline void RoundWait::set(Style style, std::span<const TaskId> receives,
+                           std::span<const TaskId> sends) {
+    deps.assign(receives.begin(), receives.end());
+    sent.clear();
+    switch (style) {
+        case Style::nccl:
+            deps.insert(deps.end(), sends.begin(), sends.end());
+            break;
+        case Style::mpi:
+            sent.assign(sends.begin(), sends.end());
+            break;
+        case Style::pipelined:
+            break;
+    }
+}
 
 }  // namespace piccolo::detail

@@ -50,12 +50,14 @@ class Engine {
           ranks_(static_cast<std::size_t>(layout.ranks())),
           pricing_(s, m, o.contention),
           network_(m, layout, ranks_, o.contention),
-          missing_(s.size()) {
-        if (pricing_.serial_bound(s) > max_seconds)
+          missing_(s.size()),
+          level_(s.size()) {
+        if (pricing_.longest_cost() > max_seconds)
             throw InputError(fmt::format(
-                "this run could last longer than simulated time can count ({} s at femtosecond "
-                "resolution); simulate fewer ranks or smaller messages",
-                max_seconds));
+                "one message or compute task of this schedule would take {:.4g} s, longer than "
+                "simulated time can count ({} s at femtosecond resolution); check the machine's "
+                "parameters or simulate smaller messages",
+                pricing_.longest_cost(), max_seconds));
         const bool slots_limited = o.contention && m.device_radix;
         pools_[send_slots] = SlotPool(ranks_, slots_limited ? m.device_radix : std::nullopt);
         if (slots_limited) pools_[receive_slots] = SlotPool(ranks_, m.device_radix);
@@ -86,11 +88,22 @@ class Engine {
             if (missing_[t] == 0) events_.push({0, EventKind::ready, t});
         }
         if (joins) ready_at_.assign(s_.size(), 0);
-        while (!events_.empty()) dispatch(events_.pop());
+        while (!events_.empty()) {
+            const Event e = events_.pop();
+            if (e.time > max_time) throw_too_long();
+            dispatch(e);
+        }
         return finish();
     }
 
   private:
+    [[noreturn]] static void throw_too_long() {
+        throw InputError(
+            fmt::format("this run lasts longer than simulated time can count ({} s at femtosecond "
+                        "resolution); simulate fewer ranks or smaller messages",
+                        max_seconds));
+    }
+
     void dispatch(const Event& e) {
         const auto kind = e.kind();
         if (kind >= EventKind::wake && kind <= EventKind::wake_last)
@@ -175,15 +188,15 @@ class Engine {
     }
 
     // ---- a transfer's life ------------------------------------------------------------------
-    [[nodiscard]] std::size_t level_of(TaskId t) const {
-        return network_.level_of(s_.src[t], s_.dst[t]);
-    }
+    [[nodiscard]] std::size_t level_of(TaskId t) const { return level_[t]; }
     [[nodiscard]] const Price& price(TaskId t) const {
         return pricing_.at(level_of(t), s_.size_class[t]);
     }
 
     void ready(TaskId t, SimTime now) {
         if (s_.kind[t] != TaskKind::transfer) return request(processors, s_.src[t], t, now);
+        // Looked up at every later step of the transfer.
+        level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
         if (options_.record_trace) {
             trace_[t].task = t;
             trace_[t].ready = to_seconds(now);
@@ -290,27 +303,30 @@ class Engine {
     // A receive slot or port is taken at r for the transfer whose first byte arrived at `arrival`.
     void start_reception(TaskId t, SimTime r, SimTime arrival, Slot& slot) {
         const Price& x = price(t);
-        slot.free = slot.data_end = never;  // until the reception's end is known
         if (is_flow(t)) {
+            slot.free = slot.data_end = never;  // until the reception's end is known
             reception_start_[t] = r;
             if (data_end_[t] != never) finish_reception(t, x, r, data_end_[t]);
             return;
         }
-        finish_reception(t, x, r, arrival - x.L + x.wire);  // at full speed: W after the start
+        finish_reception(t, x, r, arrival - x.L + x.wire, &slot);  // at full speed: W later
     }
 
-    // Reception from r; the last byte left the source at `end`.
-    void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end) {
+    // Reception from r; the last byte left the source at `end`. `slot`: the receive slot or
+    // port just taken (else the one held since the reception started, or none when unlimited).
+    void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end, Slot* slot = nullptr) {
         const SimTime done = std::max(r + x.wire, end + x.L);
         if (options_.record_trace) trace_[t].receive_start = to_seconds(r);
         if (x.rendezvous) sent(t, done);
-        const Rank to = s_.dst[t];
-        if (x.overhead == OverheadModel::cpu) {
-            release(receive_ports, to, done + x.g, done, r);
-            events_.push({done, EventKind::received, t});
-            return;
+        const bool cpu = x.overhead == OverheadModel::cpu;
+        const SimTime free = cpu ? done + x.g : done + x.o_r;
+        if (slot) {
+            slot->free = free;
+            slot->data_end = done;
+        } else if (receive_queues(x)) {
+            release(cpu ? receive_ports : receive_slots, s_.dst[t], free, done, r);
         }
-        if (receive_queues(x)) release(receive_slots, to, done + x.o_r, done, r);
+        if (cpu) return events_.push({done, EventKind::received, t});
         delivered(t, done + x.o_r);
     }
 
@@ -387,9 +403,10 @@ class Engine {
         release_successors(successors_.delivered, t, end);
     }
 
+    // A send completes no later than its delivery, so it never sets the makespan.
     void sent(TaskId t, SimTime time) {
         if (options_.record_trace) trace_[t].sent = to_seconds(time);
-        release_successors(successors_.sent, t, time);
+        if (successors_.sent.rows() > 0) release_successors(successors_.sent, t, time);
     }
 
     void delivered(TaskId t, SimTime time) {
@@ -494,6 +511,7 @@ class Engine {
     std::array<SlotPool, pool_count> pools_;
     bool receive_slots_limited_ = false;
     std::vector<std::uint32_t> missing_;  // dependencies not yet done
+    std::vector<std::uint8_t> level_;     // per transfer, from READY on: the level pricing it
     std::vector<SimTime> ready_at_;       // latest dependency time (tasks with joins)
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).

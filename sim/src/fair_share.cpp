@@ -149,8 +149,10 @@ namespace {
 
 // Femtoseconds to do `work` at `share`. Shares are ratios of small integers in the cases people
 // check by hand: take the nearest whole femtosecond when the quotient is within a millionth of it.
+// A share so small that the flow would outlast max_time is cut there: the engine then stops the
+// run with its message on simulated time.
 SimTime duration(double work, double share) {
-    const double left = std::max(0.0, work) / share;
+    const double left = std::min(std::max(0.0, work) / share, static_cast<double>(max_time));
     const double whole = std::round(left);
     return static_cast<SimTime>(std::abs(left - whole) < 1e-6 ? whole : std::ceil(left));
 }

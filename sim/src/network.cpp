@@ -54,40 +54,9 @@ Network::Network(const Machine& machine, const RankLayout& layout, std::size_t r
     constrained_.assign(levels_, false);
     bool lanes_below = false;
     for (std::size_t level = 0; level < levels_; ++level) {
-        constrained_[level] = lanes_below || has_capacity_[level];
+        constrained_[level] = lanes_below || has_capacity_[level] != 0;
         if (level < below) lanes_below = lanes_below || radix_[level] > 0;
     }
-}
-
-std::size_t Network::level_of(Rank a, Rank b) const {
-    for (std::size_t level = 0; level + 1 < levels_; ++level)
-        if (unit(level, a) == unit(level, b)) return level;
-    return levels_ - 1;
-}
-
-SimTime& Network::earliest_lane(std::vector<SimTime>& lanes, std::size_t level, int u) {
-    SimTime* const first = lanes.data() + static_cast<std::size_t>(u) * radix_[level];
-    return *std::min_element(first, first + radix_[level]);
-}
-
-SimTime Network::take_lanes(Rank rank, bool ingress, std::size_t level, SimTime now, SimTime hold,
-                            LaneWait& wait) {
-    std::vector<std::vector<SimTime>>& lanes = ingress ? ingress_ : egress_;
-    taken_.clear();
-    SimTime start = now;
-    wait = {};
-    for (std::size_t l = 0; l < level; ++l) {
-        if (radix_[l] == 0) continue;
-        SimTime& lane = earliest_lane(lanes[l], l, unit(l, rank));
-        taken_.push_back(&lane);
-        if (lane > start) {
-            start = lane;
-            wait = {l, ingress, 0};
-        }
-    }
-    for (SimTime* lane : taken_) *lane = start + hold;
-    wait.delay = start - now;
-    return start;
 }
 
 void Network::uses(Rank a, Rank b, std::size_t level, double bytes_per_second,

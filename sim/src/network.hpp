@@ -13,6 +13,7 @@
 // Fair sharing: the transfer becomes a flow of fair_share.hpp through the same constraints at
 // once, so its bytes cross every wire together, at the share the busiest constraint allows.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -59,18 +60,50 @@ class Network {
     SimTime& earliest_lane(std::vector<SimTime>& lanes, std::size_t level, int unit);
 
     std::size_t ranks_ = 0;
-    std::size_t levels_ = 0;         // machine levels (the last is the system)
-    std::vector<int> unit_;          // [level][rank], levels below the system
-    std::vector<int> radix_;         // per level below the system; 0 = unlimited
-    std::vector<bool> constrained_;  // per level
+    std::size_t levels_ = 0;                 // machine levels (the last is the system)
+    std::vector<int> unit_;                  // [level][rank], levels below the system
+    std::vector<int> radix_;                 // per level below the system; 0 = unlimited
+    std::vector<std::uint8_t> constrained_;  // per level (bytes: read for every transfer)
     std::vector<std::vector<SimTime>> egress_, ingress_;  // FIFO: [level][unit * radix + lane]
     bool fair_ = false;
     // Fair: constraint ids per level: lanes of unit u at egress_base_[l] + u (ingress likewise),
     // internal capacity at capacity_base_[l] + u (u = 0 for the system).
     std::vector<std::uint32_t> egress_base_, ingress_base_, capacity_base_;
-    std::vector<bool> has_capacity_;
+    std::vector<std::uint8_t> has_capacity_;
     FairShare flows_;
     std::vector<SimTime*> taken_;  // scratch: the lanes one request takes
 };
+
+// Inline: called for every transfer, from the engine's loop.
+inline std::size_t Network::level_of(Rank a, Rank b) const {
+    for (std::size_t level = 0; level + 1 < levels_; ++level)
+        if (unit(level, a) == unit(level, b)) return level;
+    return levels_ - 1;
+}
+
+inline SimTime& Network::earliest_lane(std::vector<SimTime>& lanes, std::size_t level, int u) {
+    SimTime* const first = lanes.data() + static_cast<std::size_t>(u) * radix_[level];
+    return *std::min_element(first, first + radix_[level]);
+}
+
+inline SimTime Network::take_lanes(Rank rank, bool ingress, std::size_t level, SimTime now,
+                                   SimTime hold, LaneWait& wait) {
+    std::vector<std::vector<SimTime>>& lanes = ingress ? ingress_ : egress_;
+    taken_.clear();
+    SimTime start = now;
+    wait = {};
+    for (std::size_t l = 0; l < level; ++l) {
+        if (radix_[l] == 0) continue;
+        SimTime& lane = earliest_lane(lanes[l], l, unit(l, rank));
+        taken_.push_back(&lane);
+        if (lane > start) {
+            start = lane;
+            wait = {l, ingress, 0};
+        }
+    }
+    for (SimTime* lane : taken_) *lane = start + hold;
+    wait.delay = start - now;
+    return start;
+}
 
 }  // namespace piccolo::detail

@@ -31,14 +31,15 @@ class Pricing {
         return prices_[level * sizes_ + size_class];
     }
     [[nodiscard]] SimTime compute_cost(TaskKind kind, std::uint32_t size_class) const;
-    // An upper bound, in seconds, of the whole simulated time (every task one after another).
-    [[nodiscard]] double serial_bound(const Schedule& schedule) const;
+    // The longest single cost, in seconds: a latency, overhead, gap or wire time of a transfer
+    // (a capacity below a message's own rate stretches it up to bytes / capacity) or a compute.
+    [[nodiscard]] double longest_cost() const { return longest_cost_; }
 
   private:
     std::size_t sizes_ = 0;
     std::vector<Price> prices_;
     std::vector<SimTime> reduce_, permute_, copy_;  // per size class
-    double slowest_capacity_ = 1e300;               // bytes per second
+    double longest_cost_ = 0;
 };
 
 }  // namespace piccolo::detail

@@ -5,6 +5,7 @@
 // gives with up to ten significant digits; per-byte costs are multiplied out in extended
 // precision and rounded once per (level, size). The range, 2^63 fs, is about 2.5 hours.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,19 +16,26 @@ using SimTime = std::int64_t;
 
 inline constexpr SimTime never = std::numeric_limits<SimTime>::max();  // not known (yet)
 inline constexpr long double femtoseconds_per_second = 1e15L;
-// The longest simulated time allowed, with room to add a few costs without overflow.
-inline constexpr double max_seconds = 4e18 / 1e15;
+// The longest simulated time, and the longest single cost, allowed: an event at most max_time
+// plus one cost of at most max_time stays below 2^63.
+inline constexpr SimTime max_time = 4'000'000'000'000'000'000;
+inline constexpr double max_seconds = 4000;
+
+// Rounded to the femtosecond; a cost beyond max_time is cut there (the engine refuses such a
+// machine before it runs: Pricing::longest_cost).
+inline SimTime whole_femtoseconds(long double femtoseconds) {
+    return static_cast<SimTime>(
+        std::llround(std::min(femtoseconds, static_cast<long double>(max_time))));
+}
 
 inline SimTime to_time(double seconds) {
-    return static_cast<SimTime>(
-        std::llround(static_cast<long double>(seconds) * femtoseconds_per_second));
+    return whole_femtoseconds(static_cast<long double>(seconds) * femtoseconds_per_second);
 }
 
 // bytes x per-byte cost, rounded once: (m - 1) G of a 64 MiB message stays exact to 1 fs.
 inline SimTime per_byte_time(std::uint64_t bytes, double seconds_per_byte) {
-    return static_cast<SimTime>(
-        std::llround(static_cast<long double>(bytes) * static_cast<long double>(seconds_per_byte) *
-                     femtoseconds_per_second));
+    return whole_femtoseconds(static_cast<long double>(bytes) *
+                              static_cast<long double>(seconds_per_byte) * femtoseconds_per_second);
 }
 
 inline double to_seconds(SimTime time) {

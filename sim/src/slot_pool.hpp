@@ -72,4 +72,66 @@ class SlotPool {
     std::vector<SimTime> pending_wake_;
 };
 
+// Inline: called for every transfer at every step, from the engine's loop.
+inline Slot* SlotPool::begin(std::size_t owner) {
+    return elastic() ? grown_[owner].data() : slots_.data() + owner * count_;
+}
+
+inline const Slot* SlotPool::begin(std::size_t owner) const {
+    return elastic() ? grown_[owner].data() : slots_.data() + owner * count_;
+}
+
+inline std::size_t SlotPool::size(std::size_t owner) const {
+    return elastic() ? grown_[owner].size() : count_;
+}
+
+inline Slot* SlotPool::claim(std::size_t owner, SimTime now, SimTime& start, bool queued) {
+    if (elastic()) return claim_elastic(owner, now, start);
+    if (!queued && waiting(owner)) return nullptr;  // first come, first served
+    Slot* const first = begin(owner);
+    for (Slot* slot = first; slot < first + count_; ++slot)
+        if (slot->free <= now) {
+            start = now;
+            return slot;
+        }
+    return nullptr;
+}
+
+inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
+    queue_[owner].push_back(request);
+}
+
+inline bool SlotPool::waiting(std::size_t owner) const {
+    return !elastic() && head_[owner] < queue_[owner].size();
+}
+
+inline Waiting SlotPool::front(std::size_t owner) const {
+    return queue_[owner][head_[owner]];
+}
+
+inline void SlotPool::pop(std::size_t owner) {
+    if (++head_[owner] == queue_[owner].size()) {
+        queue_[owner].clear();
+        head_[owner] = 0;
+    }
+}
+
+inline void SlotPool::resolve(std::size_t owner, SimTime free, SimTime data_end) {
+    Slot* const first = begin(owner);
+    for (Slot* slot = first; slot < first + size(owner); ++slot)
+        if (slot->free == never) {
+            slot->free = free;
+            slot->data_end = data_end;
+            return;
+        }
+}
+
+inline SimTime SlotPool::next_release(std::size_t owner, SimTime now) const {
+    SimTime earliest = never;
+    const Slot* const first = begin(owner);
+    for (const Slot* slot = first; slot < first + size(owner); ++slot)
+        if (slot->free >= now && slot->free < earliest) earliest = slot->free;
+    return earliest;
+}
+
 }  // namespace piccolo::detail

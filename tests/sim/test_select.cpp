@@ -242,3 +242,45 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     // An empty size list means "the default sizes" to the library; the CLI refuses it
     // (test_select_cli.cpp).
 }
+
+TEST_CASE("ties: times within 1e-9 are equal and go to the documented preference") {
+    // polaris Allreduce, 16 nodes, 2 MiB: rd, rm k=2, prd and prm k=2 take the same time. A
+    // winner decided by floating-point noise would be any of them; the baseline rd must win, and
+    // the runner-up's margin is exactly 0.
+    for (const char* machine : {"polaris", "delta", "frontier"}) {
+        SelectRequest request;
+        request.machine = load_preset(machine);
+        request.scales = {{4, 4}, {16, 4}};
+        request.sizes = {8, 4096, 2 << 20};
+        const SelectResult result = select(request);
+        for (const PointSelection& point : result.points) {
+            const AlgorithmOutcome* best = point.best_outcome();
+            REQUIRE(best != nullptr);
+            INFO(machine << " " << to_string(point.collective) << " " << point.scale.ranks()
+                         << " ranks, " << point.bytes << " B: best " << best->algorithm);
+            for (const AlgorithmOutcome& other : point.algorithms) {
+                if (!other.available) continue;
+                // Nothing beats the best by more than noise...
+                CHECK(other.time >= best->time * (1 - equal_time_tolerance));
+                // ...and a baseline within noise of the best is the best.
+                const bool baseline = other.algorithm == "ring" || other.algorithm == "rd";
+                if (baseline && other.time <= best->time * (1 + equal_time_tolerance))
+                    CHECK(best->algorithm == other.algorithm);
+            }
+            if (point.runner_up && point.runner_up->time <= best->time * (1 + equal_time_tolerance))
+                CHECK(point.margin() == 0);
+        }
+    }
+    SelectRequest request;
+    request.machine = load_preset("polaris");
+    request.collectives = {Collective::allreduce};
+    request.scales = {{16, 4}};
+    request.sizes = {2 << 20};
+    request.style = Style::nccl;  // polaris runs NCCL
+    const SelectResult polaris = select(request);
+    const PointSelection& point = polaris.points.front();
+    CHECK(point.best_outcome()->algorithm == "rd");
+    REQUIRE(point.runner_up);
+    CHECK(point.runner_up->time == point.best_outcome()->time);
+    CHECK(point.margin() == 0);
+}

@@ -3,6 +3,8 @@
 //                             simulation time alone (best of many runs)
 //   engine_bench ring4096     4096-rank ring Allgather, generation included
 //   engine_bench rm1m         1,048,576-rank RM k=2 Allgather, generation included
+// A second argument picks the schedules' style (default mpi; pipelined is the DAG of releases
+// before implementation styles existed).
 // Every case also reports a baseline measured in the same run on the same DAG: a plain
 // dependency-order walk (Kahn's algorithm with a FIFO queue, no timing, no resources), the floor
 // for any replay of the DAG. Peak memory: run under /usr/bin/time -v (tools/bench/run.sh).
@@ -42,10 +44,12 @@ std::size_t dependency_walk(const Schedule& s) {
     return queue.size();
 }
 
-void run_case(const std::string& name, const char* algorithm, int k, int nodes, int repetitions) {
+void run_case(const std::string& name, const char* algorithm, int k, int nodes, int repetitions,
+              Style style) {
     const Machine machine = load_preset("delta");
     const int ppn = machine.devices_per_node();
-    const GenerateRequest request{Collective::allgather, algorithm, k, nodes * ppn, 2 << 20, false};
+    GenerateRequest request{Collective::allgather, algorithm, k, nodes * ppn, 2 << 20, false};
+    request.style = style;
     const RankLayout layout(machine, nodes, ppn);
 
     double generate_time = 1e30, simulate_time = 1e30, walk_time = 1e30, makespan = 0;
@@ -65,8 +69,9 @@ void run_case(const std::string& name, const char* algorithm, int k, int nodes, 
         if (visited != s.size())
             fmt::print("dependency walk visited {} of {}\n", visited, s.size());
     }
-    fmt::print("{}: {} k={} p={} on delta, 2 MiB/rank, contention on: makespan {:.6g} s\n", name,
-               algorithm, k, nodes * ppn, makespan);
+    fmt::print(
+        "{}: {} k={} p={} on delta, {} style, 2 MiB/rank, contention on: makespan {:.6g} s\n", name,
+        algorithm, k, nodes * ppn, to_string(style), makespan);
     fmt::print(
         "  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
         "{:.2f} M transfers/s simulated\n",
@@ -80,8 +85,9 @@ void run_case(const std::string& name, const char* algorithm, int k, int nodes, 
 
 int main(int argc, char** argv) {
     const std::string which = argc > 1 ? argv[1] : "all";
-    if (which == "small" || which == "all") run_case("small", "ring", 0, 16, 200);
-    if (which == "ring4096" || which == "all") run_case("ring4096", "ring", 0, 1024, 1);
-    if (which == "rm1m" || which == "all") run_case("rm1m", "rm", 2, 262144, 1);
+    const Style style = argc > 2 ? parse_style(argv[2]) : Style::mpi;
+    if (which == "small" || which == "all") run_case("small", "ring", 0, 16, 200, style);
+    if (which == "ring4096" || which == "all") run_case("ring4096", "ring", 0, 1024, 1, style);
+    if (which == "rm1m" || which == "all") run_case("rm1m", "rm", 2, 262144, 1, style);
     return 0;
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Compares two release builds on the benchmark cases, alternating them so that both see the same
+# background load: prints, per case, the best CPU time (user + sys) of each and their ratio.
+# Usage: tools/bench/compare.sh BASELINE_BUILD CANDIDATE_BUILD [repeats]   (default 3)
+# A baseline built before implementation styles existed ignores engine_bench's style argument:
+# its schedules are the pipelined ones.
+# e.g. build an older commit in a worktree (git worktree add --detach /tmp/old COMMIT) and run
+#   tools/bench/compare.sh /tmp/old/build/release build/release
+set -euo pipefail
+old=$1/bin
+new=$2/bin
+repeats=${3:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cases=(
+    "schedule_bench 1024 1"
+    "engine_bench small"
+    "engine_bench small pipelined"
+    "engine_bench ring4096"
+    "engine_bench ring4096 pipelined"
+    "engine_bench rm1m"
+    "engine_bench rm1m pipelined"
+    "piccolo sim -a ring --nodes 1024 --bytes 2MiB"
+    "piccolo sim -a rm -k 2 --nodes 262144 --bytes 2MiB"
+    "piccolo select --threads 1"
+)
+cpu() {  # dir case -> appends "cpu seconds, peak KB"
+    local dir=$1 case=$2 out=$3
+    # shellcheck disable=SC2086
+    /usr/bin/time -o "$tmp/time" -f "%U %S %M" $dir/$case >/dev/null
+    awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/time" >>"$out"
+}
+best() { sort -n "$1" | head -1; }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
+printf "%-52s %12s %12s %7s %10s %10s\n" case "baseline s" "candidate s" ratio "base MB" "cand MB"
+for i in "${!cases[@]}"; do
+    for ((r = 0; r < repeats; r++)); do
+        cpu "$old" "${cases[$i]}" "$tmp/$i.old"
+        cpu "$new" "${cases[$i]}" "$tmp/$i.new"
+    done
+    read -r a am < <(best "$tmp/$i.old")
+    read -r b bm < <(best "$tmp/$i.new")
+    printf "%-52s %12.3f %12.3f %7.3f %10.0f %10.0f\n" "${cases[$i]}" "$a" "$b" \
+        "$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')" "$((am / 1024))" "$((bm / 1024))"
+done
