@@ -6,7 +6,9 @@
 //
 // Allgather BYTES is the per-rank contribution and Allreduce BYTES the vector size (ints, so a
 // multiple of 4), as in piccolo select. Exit status 0: every result was right; 1: a result was
-// wrong (the rank and the first wrong element are printed); 2: bad arguments.
+// wrong (the rank and the first wrong element are printed); 2: bad arguments; 3: a collective
+// returned an error (printed with the library's error string: a tuning file naming an algorithm
+// that cannot run shows up this way in Open MPI; MPICH asserts instead).
 #include <mpi.h>
 
 #include <cstdio>
@@ -49,6 +51,18 @@ int value(int rank, long i) {
     return static_cast<int>(rank * 100003 + i % 100003);
 }
 
+// Errors are returned (MPI_ERRORS_RETURN), reported here, and end the run.
+void must_succeed(int rc, const char* what, int rank) {
+    if (rc == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0, error_class = 0;
+    MPI_Error_string(rc, text, &length);
+    MPI_Error_class(rc, &error_class);
+    std::fprintf(stderr, "collectives_check: rank %d: %s failed: error class %d: %s\n", rank, what,
+                 error_class, text);
+    std::exit(3);
+}
+
 bool check(const char* what, int rank, const std::vector<int>& got,
            const std::vector<int>& expected) {
     for (std::size_t i = 0; i < got.size(); ++i)
@@ -66,8 +80,9 @@ bool run_allgather(long bytes, int rank, int size) {
     for (long i = 0; i < count; ++i) mine[i] = value(rank, i);
     for (int r = 0; r < size; ++r)
         for (long i = 0; i < count; ++i) expected[r * count + i] = value(r, i);
-    MPI_Allgather(mine.data(), static_cast<int>(count), MPI_INT, all.data(),
-                  static_cast<int>(count), MPI_INT, MPI_COMM_WORLD);
+    must_succeed(MPI_Allgather(mine.data(), static_cast<int>(count), MPI_INT, all.data(),
+                               static_cast<int>(count), MPI_INT, MPI_COMM_WORLD),
+                 "MPI_Allgather", rank);
     return check("allgather", rank, all, expected);
 }
 
@@ -77,8 +92,9 @@ bool run_allreduce(long bytes, int rank, int size) {
     for (long i = 0; i < count; ++i) mine[i] = value(rank, i);
     for (int r = 0; r < size; ++r)
         for (long i = 0; i < count; ++i) expected[i] += value(r, i);
-    MPI_Allreduce(mine.data(), sum.data(), static_cast<int>(count), MPI_INT, MPI_SUM,
-                  MPI_COMM_WORLD);
+    must_succeed(MPI_Allreduce(mine.data(), sum.data(), static_cast<int>(count), MPI_INT, MPI_SUM,
+                               MPI_COMM_WORLD),
+                 "MPI_Allreduce", rank);
     return check("allreduce", rank, sum, expected);
 }
 
@@ -87,14 +103,16 @@ bool run_others(int rank, int size) {
     std::vector<int> data(count), expected(count);
     for (long i = 0; i < count; ++i) expected[i] = value(size - 1, i);
     if (rank == size - 1) data = expected;
-    MPI_Bcast(data.data(), count, MPI_INT, size - 1, MPI_COMM_WORLD);
+    must_succeed(MPI_Bcast(data.data(), count, MPI_INT, size - 1, MPI_COMM_WORLD), "MPI_Bcast",
+                 rank);
     bool ok = check("bcast", rank, data, expected);
-    MPI_Barrier(MPI_COMM_WORLD);
+    must_succeed(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", rank);
     std::vector<int> mine(count), sum(count), total(count, 0);
     for (long i = 0; i < count; ++i) mine[i] = value(rank, i);
     for (int r = 0; r < size; ++r)
         for (long i = 0; i < count; ++i) total[i] += value(r, i);
-    MPI_Reduce(mine.data(), sum.data(), count, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    must_succeed(MPI_Reduce(mine.data(), sum.data(), count, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD),
+                 "MPI_Reduce", rank);
     if (rank == 0) ok = check("reduce", rank, sum, total) && ok;
     return ok;
 }
@@ -106,6 +124,7 @@ int main(int argc, char** argv) {
     int rank = 0, size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     Options o;
     if (!parse(argc, argv, o)) {
         if (rank == 0)
