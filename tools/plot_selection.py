@@ -4,8 +4,10 @@ ring and recursive doubling) against message size, one line per algorithm at its
 panel per collective and scale -- the style of Figs. 5 and 8 of Liu, Rhee, Wilkins, Dinda,
 "Parameterized Algorithms and Parameter Selection for Fast GPU-GPU Collective Communication".
 
-Input: the CSV (`piccolo select --format csv` or `--emit csv -o F`) or the JSON
-(`--format json` / `--emit json`). Needs Debian's python3-matplotlib only.
+Input: any output of `piccolo select` that holds the selection: CSV, JSON or YAML
+(`--format csv|json|yaml`, or `--emit csv|json|yaml -o F`). Tuning files (mpich-json,
+openmpi-rules, piccl-env) hold only the choices and are refused. Needs Debian's
+python3-matplotlib (and python3-yaml for YAML).
 
     piccolo select --nodes 1,4,16 --format csv -o sel.csv
     python3 tools/plot_selection.py sel.csv -o sel.png
@@ -40,12 +42,63 @@ def size_label(n):
     return f"{n}B"
 
 
+class InputProblem(Exception):
+    """A file this script cannot plot: reported in one line, exit status 2."""
+
+
+TUNING_FILES = {  # what `piccolo select --emit KIND` wrote, recognised by its first bytes
+    "mpich-json": "an MPICH tuning file",
+    "openmpi-rules": "an Open MPI coll_tuned rules file",
+    "piccl-env": "a PICCL settings file",
+}
+
+
+def tuning_kind(text):
+    """The tuning-file kind of a text, or None for a selection."""
+    body = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    if text.lstrip().startswith("{") and '"collective=' in text[:2000]:
+        return "mpich-json"
+    if text.lstrip().startswith("# Open MPI coll_tuned") or (body and body[0].split()[0].isdigit()):
+        return "openmpi-rules"
+    if body and all(l.startswith("PICCL_") for l in body):
+        return "piccl-env"
+    return None
+
+
+def load_document(path, text):
+    """The JSON or YAML tree of a selection."""
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputProblem(f"{path}: not valid JSON ({e})") from None
+    try:
+        import yaml  # Debian's python3-yaml; only needed for YAML input
+    except ImportError:
+        raise InputProblem(f"{path}: reading YAML needs python3-yaml (apt-get install "
+                           "python3-yaml), or plot the CSV/JSON output") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise InputProblem(f"{path}: not valid YAML ({str(e).splitlines()[0]})") from None
+
+
 def read_rows(path):
     """One dict per (collective, scale, size, algorithm) with the algorithm's best k."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if text.lstrip().startswith("{"):
-        doc = json.loads(text)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputProblem(f"{path}: cannot read it ({e})") from None
+    kind = tuning_kind(text)
+    if kind:
+        raise InputProblem(
+            f"{path} is {TUNING_FILES[kind]} (piccolo select --emit {kind}), not a selection: "
+            "plot the CSV, JSON or YAML output (e.g. piccolo select --emit csv -o sel.csv)")
+    if not text.lstrip().startswith("collective,"):
+        doc = load_document(path, text)
+        if not isinstance(doc, dict) or "selections" not in doc:
+            raise InputProblem(f"{path}: no 'selections' (not written by piccolo select)")
         rows = []
         for s in doc["selections"]:
             base = s["baseline"]["time_s"] if s.get("baseline") else None
@@ -62,7 +115,11 @@ def read_rows(path):
                     "meaning": doc["size_meaning"].get(s["collective"], "")})
         return rows
     rows = []
-    for r in csv.DictReader(text.splitlines()):
+    reader = csv.DictReader(text.splitlines())
+    missing = {"collective", "time_s", "algorithm", "size_bytes"} - set(reader.fieldnames or [])
+    if missing:
+        raise InputProblem(f"{path}: not a piccolo select CSV (no column {sorted(missing)[0]})")
+    for r in reader:
         if not r["time_s"]:
             continue  # not run at this size (reason in the 'skipped' column)
         rows.append({
@@ -83,7 +140,11 @@ def main():
     ap.add_argument("--no-k-labels", action="store_true", help="do not print k at the markers")
     args = ap.parse_args()
 
-    rows = read_rows(args.input)
+    try:
+        rows = read_rows(args.input)
+    except InputProblem as e:
+        print(f"plot_selection.py: {e}", file=sys.stderr)
+        sys.exit(2)
     if args.collective:
         rows = [r for r in rows if r["collective"] in args.collective]
     if args.nodes:

@@ -6,8 +6,8 @@ packages=(
     cmake ninja-build g++ pkg-config
     libboost-graph-dev libpugixml-dev libfmt-dev libyaml-cpp-dev libtbb-dev
     doctest-dev libcli11-dev nlohmann-json3-dev
-    libopenmpi-dev openmpi-bin
-    python3 python3-matplotlib time
+    libopenmpi-dev openmpi-bin mpich libmpich-dev
+    python3 python3-matplotlib python3-yaml time
 )
 missing=()
 for p in "${packages[@]}"; do

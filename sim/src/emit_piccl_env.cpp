@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "mpich_versions.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/select_emit.hpp"
 #include "select_text.hpp"
@@ -40,6 +41,8 @@ std::uint64_t chosen_bytes(const std::vector<std::uint64_t>& sizes, const EmitOp
 
 void check_emit(EmitKind kind, std::size_t scales, const std::vector<std::uint64_t>& sizes,
                 const EmitOptions& options) {
+    if (kind == EmitKind::mpich_json && !options.mpich_version.empty())
+        mpich::version(options.mpich_version);  // throws for a series piccolo does not know
     if (kind != EmitKind::piccl_env) return;
     if (scales != 1)
         throw InputError(fmt::format(

@@ -11,12 +11,13 @@ namespace piccolo {
 
 namespace {
 
-constexpr std::array<std::pair<EmitKind, std::string_view>, 6> kinds{{
+constexpr std::array<std::pair<EmitKind, std::string_view>, 7> kinds{{
     {EmitKind::table, "table"},
     {EmitKind::csv, "csv"},
     {EmitKind::json, "json"},
     {EmitKind::yaml, "yaml"},
     {EmitKind::mpich_json, "mpich-json"},
+    {EmitKind::openmpi_rules, "openmpi-rules"},
     {EmitKind::piccl_env, "piccl-env"},
 }};
 
@@ -53,6 +54,8 @@ Emitted emit(EmitKind kind, const SelectResult& result, const EmitOptions& optio
             return {emit_yaml(result), {}};
         case EmitKind::mpich_json:
             return emit_mpich_json(result, options);
+        case EmitKind::openmpi_rules:
+            return emit_openmpi_rules(result);
         case EmitKind::piccl_env:
             return emit_piccl_env(result, options);
     }

@@ -112,21 +112,85 @@ std::string read(const std::string& file) {
     return text.str();
 }
 
+// The "collective=..." keys MPICH's reader knows (pmodels/mpich v4.0.2 .. v4.3.2,
+// src/mpi/coll/src/csel.c): a complete file has every one of them.
+const std::set<std::string> mpich_collectives{"allgather",
+                                              "allgatherv",
+                                              "allreduce",
+                                              "alltoall",
+                                              "alltoallv",
+                                              "alltoallw",
+                                              "barrier",
+                                              "bcast",
+                                              "exscan",
+                                              "gather",
+                                              "gatherv",
+                                              "iallgather",
+                                              "iallgatherv",
+                                              "iallreduce",
+                                              "ialltoall",
+                                              "ialltoallv",
+                                              "ialltoallw",
+                                              "ibarrier",
+                                              "ibcast",
+                                              "iexscan",
+                                              "igather",
+                                              "igatherv",
+                                              "ineighbor_allgather",
+                                              "ineighbor_allgatherv",
+                                              "ineighbor_alltoall",
+                                              "ineighbor_alltoallv",
+                                              "ineighbor_alltoallw",
+                                              "ireduce",
+                                              "ireduce_scatter",
+                                              "ireduce_scatter_block",
+                                              "iscan",
+                                              "iscatter",
+                                              "iscatterv",
+                                              "neighbor_allgather",
+                                              "neighbor_allgatherv",
+                                              "neighbor_alltoall",
+                                              "neighbor_alltoallv",
+                                              "neighbor_alltoallw",
+                                              "reduce",
+                                              "reduce_scatter",
+                                              "reduce_scatter_block",
+                                              "scan",
+                                              "scatter",
+                                              "scatterv"};
+
+// The Allgather and Allreduce algorithms a version's reader knows (csel_container.c at v4.0.2,
+// v4.1.2, v4.2.3, v4.3.2), of those piccolo can name.
+std::set<std::string> mpich_algorithms(bool gather, const std::string& version) {
+    if (gather) {
+        std::set<std::string> names{"MPIR_Allgather_intra_ring",
+                                    "MPIR_Allgather_intra_recursive_doubling",
+                                    "MPIR_Allgather_inter_local_gather_remote_bcast"};
+        if (version >= "4.2")
+            names.insert(
+                {"MPIR_Allgather_intra_recexch_doubling", "MPIR_Allgather_intra_recexch_halving"});
+        return names;
+    }
+    std::set<std::string> names{"MPIR_Allreduce_intra_recursive_doubling",
+                                "MPIR_Allreduce_inter_reduce_exchange_bcast"};
+    if (version >= "4.1")
+        names.insert({"MPIR_Allreduce_intra_ring", "MPIR_Allreduce_intra_recexch"});
+    if (version >= "4.3") {
+        names.erase("MPIR_Allreduce_intra_recexch");
+        names.insert("MPIR_Allreduce_intra_recursive_multiplying");
+    }
+    return names;
+}
+
 // MPICH's reader (src/mpi/coll/src/csel.c, csel_container.c): operator keys it knows, "<="
-// siblings followed by an "=any" last sibling, one "algorithm=" leaf with "k=" parameters.
-void check_mpich_grammar(const Json& tree) {
-    const std::set<std::string> allgather{
-        "MPIR_Allgather_intra_ring", "MPIR_Allgather_intra_recursive_doubling",
-        "MPIR_Allgather_intra_recexch_doubling", "MPIR_Allgather_intra_recexch_halving",
-        "MPIR_Allgather_inter_local_gather_remote_bcast"};
-    const std::set<std::string> allreduce{
-        "MPIR_Allreduce_intra_ring", "MPIR_Allreduce_intra_recursive_doubling",
-        "MPIR_Allreduce_intra_recursive_multiplying", "MPIR_Allreduce_inter_reduce_exchange_bcast"};
+// siblings followed by an "=any" last sibling, one "algorithm=" leaf with "k=" parameters, only
+// algorithms the version has, and an entry for every collective.
+void check_mpich_grammar(const Json& tree, const std::string& version) {
     auto leaf = [&](const Json& j, const std::set<std::string>& names) {
         REQUIRE(j.size() == 1);
         const std::string key = j.begin().key();
         REQUIRE(key.rfind("algorithm=", 0) == 0);
-        CHECK(names.count(key.substr(10)) == 1);
+        CHECK_MESSAGE(names.count(key.substr(10)) == 1, key << " in MPICH " << version);
         for (const auto& [param, value] : j.begin().value().items()) {
             REQUIRE(param.rfind("k=", 0) == 0);
             CHECK(std::stoi(param.substr(2)) >= 2);
@@ -152,52 +216,125 @@ void check_mpich_grammar(const Json& tree) {
             child(value);
         }
     };
+    std::set<std::string> seen;
     for (const auto& [collective, entry] : tree.items()) {
+        REQUIRE(collective.rfind("collective=", 0) == 0);
+        seen.insert(collective.substr(11));
         const bool gather = collective == "collective=allgather";
-        REQUIRE((gather || collective == "collective=allreduce"));
-        const auto& names = gather ? allgather : allreduce;
+        if (!gather && collective != "collective=allreduce") continue;  // MPICH's own rules
+        const std::set<std::string> names = mpich_algorithms(gather, version);
         const std::string size_op = gather ? "total_msg_size" : "avg_msg_size";
+        auto rules = [&](const Json& l) {
+            ladder(l, size_op, size_op + "=any", [&](const Json& m) { leaf(m, names); });
+        };
+        auto sizes = [&](const Json& j) {  // optionally split by "comm_size=pow2"
+            if (j.begin().key() != "comm_size=pow2") return rules(j);
+            REQUIRE(j.size() == 2);
+            rules(j.at("comm_size=pow2"));
+            rules(j.at("comm_size=any"));
+        };
         REQUIRE(entry.size() == 2);
         leaf(entry.at("comm_type=inter"), names);
-        ladder(entry.at("comm_type=intra"), "comm_size", "comm_size=any", [&](const Json& j) {
+        Json intra = entry.at("comm_type=intra");
+        if (!gather) {  // non-commutative operations: recursive doubling
+            REQUIRE(intra.begin().key() == "is_commutative=no");
+            leaf(intra.begin().value(), {"MPIR_Allreduce_intra_recursive_doubling"});
+            intra.erase("is_commutative=no");
+        }
+        ladder(intra, "comm_size", "comm_size=any", [&](const Json& j) {
             if (j.begin().key().rfind("comm_avg_ppn", 0) == 0)
-                ladder(j, "comm_avg_ppn", "comm_size=any", [&](const Json& k) {
-                    ladder(k, size_op, size_op + "=any", [&](const Json& l) { leaf(l, names); });
-                });
+                ladder(j, "comm_avg_ppn", "comm_size=any", sizes);
             else
-                ladder(j, size_op, size_op + "=any", [&](const Json& l) { leaf(l, names); });
+                sizes(j);
         });
     }
+    CHECK(seen == mpich_collectives);
+}
+
+// The allgather and allreduce entries of an MPICH file (the rest is MPICH's own rules).
+Json tuned_entries(const Json& tree) {
+    Json out = Json::object();
+    for (const char* key : {"collective=allgather", "collective=allreduce"})
+        out[key] = tree.at(key);
+    return out;
+}
+
+// Compares with a golden file under tests/sim/data; on a difference, writes what was produced
+// into the build folder, to be inspected (and copied over the golden file once understood).
+void check_golden(const std::string& produced, const std::string& golden, bool json) {
+    const std::string expected =
+        read(std::string(PICCOLO_SOURCE_DIR) + "/tests/sim/data/" + golden);
+    const bool same = json ? !expected.empty() && Json::parse(produced) == Json::parse(expected)
+                           : produced == expected;
+    CHECK_MESSAGE(same, golden << " differs; produced: " << PICCOLO_BINARY_DIR << "/" << golden);
+    if (!same) std::ofstream(std::string(PICCOLO_BINARY_DIR) + "/" + golden) << produced;
 }
 
 }  // namespace
 
-TEST_CASE("mpich-json matches the expected file (keys, nesting, choices)") {
-    const Emitted e = emit_mpich_json(hand_made(), {});
-    const Json expected = Json::parse(
-        read(std::string(PICCOLO_SOURCE_DIR) + "/tests/sim/data/select_mpich_expected.json"));
-    const Json got = Json::parse(e.text);
-    CHECK(got == expected);  // ordered_json: key order is part of the comparison
-    if (got != expected) MESSAGE("got:\n" << e.text);
-    check_mpich_grammar(got);
+TEST_CASE("mpich-json per MPICH version matches its expected file (keys, nesting, choices)") {
+    for (const std::string version : {"4.0", "4.1", "4.2", "4.3"}) {
+        CAPTURE(version);
+        EmitOptions options;
+        options.mpich_version = version;
+        const Json got = Json::parse(emit_mpich_json(hand_made(), options).text);
+        check_mpich_grammar(got, version);
+        check_golden(tuned_entries(got).dump(4) + "\n", "select_mpich_" + version + ".json", true);
+    }
+}
+
+TEST_CASE("mpich-json: MPICH's own rules for the other collectives, per version") {
+    EmitOptions options;
+    options.mpich_version = "4.0";
+    const Json v40 = Json::parse(emit_mpich_json(hand_made(), options).text);
+    options.mpich_version = "4.3";
+    const Json v43 = Json::parse(emit_mpich_json(hand_made(), options).text);
+    // generic.json at v4.0.2 and v4.3.2: barrier is the one difference.
+    CHECK(v40["collective=barrier"]["comm_type=intra"].dump().find(
+              "\"algorithm=MPIR_Barrier_intra_dissemination\":{}") != std::string::npos);
+    CHECK(v43["collective=barrier"]["comm_type=intra"].dump().find(
+              "\"algorithm=MPIR_Barrier_intra_k_dissemination\":{\"k=2\":{}}") !=
+          std::string::npos);
+    CHECK(v40["collective=bcast"]["comm_type=inter"] ==
+          Json::parse(R"({"algorithm=MPIR_Bcast_inter_remote_send_local_bcast": {}})"));
+    CHECK(v43["collective=gatherv"] ==
+          Json::parse(R"({"algorithm=MPIR_Gatherv_allcomm_linear": {}})"));
+    options.mpich_version = "4.4";
+    CHECK_THROWS_WITH_AS(emit_mpich_json(hand_made(), options),
+                         "--mpich-version: unknown MPICH version '4.4' (known: 4.0, 4.1, 4.2, 4.3; "
+                         "`mpichversion` prints yours)",
+                         InputError);
+    options.mpich_version = "4.0.2";  // a release selects its series
+    CHECK(Json::parse(emit_mpich_json(hand_made(), options).text) == v40);
+}
+
+TEST_CASE("mpich-json remarks: the version and what the mapping lost") {
+    EmitOptions options;
+    options.mpich_version = "4.3";
+    options.mpich_version_origin = "mpichversion reports MPICH 4.3.2";
+    Emitted e = emit_mpich_json(hand_made(), options);
+    REQUIRE(e.remarks.size() == 6);
+    CHECK(e.remarks[0] ==
+          "mpich-json: for MPICH 4.3 (mpichversion reports MPICH 4.3.2): algorithm names, "
+          "parameters and the other collectives' rules of MPICH v4.3.2; load it with "
+          "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE");
+    CHECK(e.remarks[1].find("allgather rules compare total_msg_size") != std::string::npos);
     // k-ring was best at 1 allgather point (10 us vs ring's 11 us) and at 1 allreduce point
     // (7 us vs ring's 8 us); prm at 2 allreduce points (2 us vs rm's 3 us).
-    REQUIRE(e.remarks.size() == 6);
-    CHECK(e.remarks[0].find("allgather rules compare total_msg_size") != std::string::npos);
-    CHECK(e.remarks[1] ==
-          "mpich-json: k-ring was the best allgather at 1 of 12 points, but MPICH has no k-ring; "
-          "there the file names the fastest algorithm MPICH has (at most 10.0% slower in "
-          "simulation)");
     CHECK(e.remarks[2] ==
+          "mpich-json: MPICH 4.3 cannot run k-ring where it was the best allgather (1 of 12 "
+          "points); there the file names the fastest algorithm MPICH 4.3 runs (at most 10.0% "
+          "slower in simulation)");
+    CHECK(e.remarks[3] ==
           "mpich-json: allgather at 4 nodes x 4 = 16 ranks: MPICH reads size thresholds as int, "
           "so sizes whose total exceeds 2147483647 bytes share the rule of the largest size it "
           "can write");
-    CHECK(e.remarks[3].find("k-ring was the best allreduce at 1 of 12 points") !=
+    CHECK(e.remarks[4].find("k-ring where it was the best allreduce (1 of 12 points)") !=
           std::string::npos);
-    CHECK(e.remarks[3].find("at most 14.3% slower") != std::string::npos);  // 8/7 - 1
-    CHECK(e.remarks[4].find("prm was the best allreduce at 2 of 12 points") != std::string::npos);
-    CHECK(e.remarks[4].find("at most 50.0% slower") != std::string::npos);  // 3/2 - 1
-    CHECK(e.remarks[5].find("--mpich-base") != std::string::npos);
+    CHECK(e.remarks[4].find("at most 14.3% slower") != std::string::npos);  // 8/7 - 1
+    CHECK(e.remarks[5].find("prm where it was the best allreduce (2 of 12 points)") !=
+          std::string::npos);
+    CHECK(e.remarks[5].find("at most 50.0% slower") != std::string::npos);  // 3/2 - 1
 }
 
 TEST_CASE("mpich-json of a real sweep follows MPICH's grammar") {
@@ -206,11 +343,31 @@ TEST_CASE("mpich-json of a real sweep follows MPICH's grammar") {
     r.scales = {{1, 4}, {2, 4}, {4, 4}, {8, 4}, {8, 2}};  // p = 16 twice: comm_avg_ppn
     r.sizes = {8, 512, 32 * KiB, 1 * MiB, 64 * MiB};
     const SelectResult result = select(r);
-    const Json tree = Json::parse(emit_mpich_json(result, {}).text);
-    check_mpich_grammar(tree);
-    // 8 x 2 and 4 x 4 share p = 16: MPICH tells them apart by the average ranks per node.
-    const Json& p16 = tree["collective=allreduce"]["comm_type=intra"]["comm_size<=16"];
-    CHECK(p16.begin().key() == "comm_avg_ppn<=2");
+    for (const std::string version : {"4.0", "4.1", "4.2", "4.3"}) {
+        CAPTURE(version);
+        EmitOptions options;
+        options.mpich_version = version;
+        const Json tree = Json::parse(emit_mpich_json(result, options).text);
+        check_mpich_grammar(tree, version);
+        // 8 x 2 and 4 x 4 share p = 16: MPICH tells them apart by the average ranks per node.
+        const Json& p16 = tree["collective=allreduce"]["comm_type=intra"]["comm_size<=16"];
+        CHECK(p16.begin().key() == "comm_avg_ppn<=2");
+    }
+}
+
+TEST_CASE("openmpi-rules matches the expected file") {
+    const Emitted e = emit_openmpi_rules(hand_made());
+    check_golden(e.text, "select_openmpi_rules.txt", false);
+    REQUIRE(!e.remarks.empty());
+    CHECK(e.remarks.back() ==
+          "openmpi-rules: use it with --mca coll_tuned_use_dynamic_rules 1 --mca "
+          "coll_tuned_dynamic_rules_filename FILE (Open MPI 4.1 and 5.0)");
+    REQUIRE(e.remarks.size() == 7);
+    // Open MPI has ring and recursive doubling only: rm k=16 (2 us) against rd (8 us) at p = 16.
+    CHECK(e.remarks[2] ==
+          "openmpi-rules: Open MPI cannot run rm where it was the best allgather (1 of 12 points); "
+          "there the file names the fastest algorithm Open MPI runs (at most 300.0% slower in "
+          "simulation)");
 }
 
 TEST_CASE("piccl-env: PICCL's variables for one scale and size") {
@@ -295,9 +452,10 @@ TEST_CASE("table: one block per collective and scale, with size semantics") {
 
 TEST_CASE("emit kinds by name") {
     CHECK(parse_emit_kind("mpich-json") == EmitKind::mpich_json);
+    CHECK(parse_emit_kind("openmpi-rules") == EmitKind::openmpi_rules);
     CHECK(to_string(EmitKind::piccl_env) == "piccl-env");
     CHECK_THROWS_WITH_AS(parse_emit_kind("xml"),
                          "unknown output kind 'xml' (known: table, csv, json, yaml, mpich-json, "
-                         "piccl-env)",
+                         "openmpi-rules, piccl-env)",
                          InputError);
 }

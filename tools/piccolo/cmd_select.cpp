@@ -1,10 +1,11 @@
 // piccolo select: which algorithm and which k, per collective, message size and scale, by
 // simulating every candidate (sim/select). Prints a table, or CSV/JSON/YAML, and writes tuning
-// files for MPICH and PICCL with --emit KIND -o FILE.
+// files for MPICH, Open MPI and PICCL with --emit KIND -o FILE.
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "mpich_detect.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
 #include "piccolo/select.hpp"
@@ -40,7 +42,8 @@ struct SelectOptions {
     std::vector<std::string> outputs;
     std::string piccl_size;
     std::string mpich_base;
-    std::string style;  // empty: from the outputs, else the machine's, else mpi
+    std::string mpich_version;  // empty: from mpichversion, else the newest known
+    std::string style;          // empty: from the outputs, else the machine's, else mpi
     // Set by add_select_command: the options whose order pairs --emit with -o.
     const CLI::App* app = nullptr;
     const CLI::Option* emit_option = nullptr;
@@ -171,7 +174,7 @@ Style selection_style(const SelectOptions& o, const std::vector<Destination>& ou
     std::optional<std::pair<Style, EmitKind>> wanted;
     for (const Destination& d : outputs) {
         std::optional<Style> style;
-        if (d.kind == EmitKind::mpich_json) style = Style::mpi;
+        if (d.kind == EmitKind::mpich_json || d.kind == EmitKind::openmpi_rules) style = Style::mpi;
         if (d.kind == EmitKind::piccl_env) style = Style::nccl;
         if (!style) continue;
         if (wanted && wanted->first != *style)
@@ -184,6 +187,29 @@ Style selection_style(const SelectOptions& o, const std::vector<Destination>& ou
     }
     if (wanted) return wanted->first;
     return machine.style.value_or(Style::mpi);
+}
+
+// The MPICH series an mpich-json file is written for, and why (stated with the file).
+void choose_mpich_version(const SelectOptions& o, EmitOptions& options) {
+    if (!o.mpich_version.empty()) {
+        options.mpich_version = o.mpich_version;
+        options.mpich_version_origin = "--mpich-version";
+        return;
+    }
+    const std::string newest(mpich_series_known().back());
+    const std::optional<std::string> installed = installed_mpich_release();
+    const std::string series = installed ? mpich_series(*installed) : std::string();
+    options.mpich_version = series.empty() ? newest : series;
+    if (!series.empty())
+        options.mpich_version_origin = fmt::format("mpichversion reports MPICH {}", *installed);
+    else if (installed)
+        options.mpich_version_origin = fmt::format(
+            "mpichversion reports MPICH {}, which piccolo does not know: the newest it knows; "
+            "choose with --mpich-version",
+            *installed);
+    else
+        options.mpich_version_origin =
+            "no mpichversion found: the newest piccolo knows; choose with --mpich-version";
 }
 
 // A progress bar on stderr, only for a terminal and only once the sweep has run for 2 s: short
@@ -254,6 +280,9 @@ void run_select(const SelectOptions& o) {
         emit_options.mpich_base_text = read_text_file(o.mpich_base);
     }
     const std::vector<Destination> outputs = destinations(o);
+    for (const Destination& d : outputs)
+        if (d.kind == EmitKind::mpich_json && emit_options.mpich_version.empty())
+            choose_mpich_version(o, emit_options);
     request.style = selection_style(o, outputs, request.machine);
     const std::vector<std::uint64_t> sizes =
         request.sizes.empty() ? default_select_sizes() : request.sizes;
@@ -321,12 +350,18 @@ void add_select_command(CLI::App& app) {
         "file for the --format output, or, right after --emit KIND, for that output");
     o->emit_option = cmd->add_option("--emit,-e", o->emits,
                                      "also write KIND to the -o FILE that follows: table, csv, "
-                                     "json, yaml, mpich-json, piccl-env (repeatable)");
+                                     "json, yaml, mpich-json, openmpi-rules, piccl-env "
+                                     "(repeatable)");
     cmd->add_option("--size", o->piccl_size,
                     "piccl-env: the message size to write PICCL settings for (one of --sizes)");
+    cmd->add_option("--mpich-version", o->mpich_version,
+                    fmt::format("mpich-json: the MPICH to write for: {} or a release such as "
+                                "4.0.2 (default: the one mpichversion reports, else the newest)",
+                                fmt::join(mpich_series_known(), ", ")));
     cmd->add_option("--mpich-base", o->mpich_base,
-                    "mpich-json: complete MPICH tuning file to merge the allgather/allreduce "
-                    "rules into (MPICH_SRC/maint/tuning/coll/mpir/generic.json)");
+                    "mpich-json: a tuning file whose other collectives' rules to keep instead of "
+                    "the version's built-in ones (e.g. MPICH_SRC/maint/tuning/coll/mpir/"
+                    "generic.json)");
     o->app = cmd;
     cmd->callback([o] { run_select(*o); });
 }

@@ -12,7 +12,7 @@
 
 namespace piccolo {
 
-enum class EmitKind { table, csv, json, yaml, mpich_json, piccl_env };
+enum class EmitKind { table, csv, json, yaml, mpich_json, openmpi_rules, piccl_env };
 
 EmitKind parse_emit_kind(std::string_view name);  // throws InputError listing the kinds
 std::string_view to_string(EmitKind kind);
@@ -33,7 +33,17 @@ struct EmitOptions {
     // allreduce entries are merged; empty = write only those two entries.
     std::string mpich_base;
     std::string mpich_base_text;
+    // mpich-json: the MPICH series to write for ("4.0" ... "4.3", or a release such as "4.0.2");
+    // empty = the newest known. `mpich_version_origin` says why, for the remark (e.g. "detected
+    // from mpichversion").
+    std::string mpich_version;
+    std::string mpich_version_origin;
 };
+
+// MPICH series mpich-json can be written for ("4.0" ... "4.3"), oldest first, and the series of a
+// release number such as "4.0.2" (empty when it is none of them).
+std::vector<std::string_view> mpich_series_known();
+std::string mpich_series(std::string_view release);
 
 // Throws InputError, before any simulation, when `kind` cannot be written for a sweep of
 // `scales` scales and these sizes (piccl-env: one scale, one size).
@@ -49,6 +59,9 @@ std::string emit_json(const SelectResult& result);
 std::string emit_yaml(const SelectResult& result);
 // MPICH's MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE; see emit_mpich_json.cpp for the mapping.
 Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options);
+// Open MPI's coll_tuned dynamic rules file (coll_tuned_dynamic_rules_filename); see
+// emit_openmpi_rules.cpp for the format and the algorithm numbers.
+Emitted emit_openmpi_rules(const SelectResult& result);
 // PICCL_<COLL>_ALGO / PICCL_<COLL>_K lines for one scale and one message size (check_emit()).
 Emitted emit_piccl_env(const SelectResult& result, const EmitOptions& options);
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Shows that a real MPI library loads a tuning file piccolo writes and obeys its rules:
+#  1. piccolo select writes the file for 3 ranks per node on 1 and 2 nodes;
+#  2. collectives_check runs Allgather, Allreduce, Bcast, Barrier and Reduce under it: correct;
+#  3. per collective, the rule the library applies to the checked call (tuning_rule.py, from the
+#     library's lookup) is replaced by an algorithm that cannot run there: the run must fail
+#     with that algorithm's error (an impossible choice is caught and was really made);
+#  4. every other rule of the collective replaced instead: the run must still be correct (the
+#     library used that one rule, so the algorithm it names is the one that ran).
+#
+#   obeyed.sh mpich|openmpi PICCOLO COLLECTIVES_CHECK PYTHON3 TUNING_RULE_PY LAUNCHER WORKDIR
+#
+# MPICH (Debian's 4.0.2): MPIR_CVAR_COLLECTIVE_FALLBACK=error is set, but MPICH applies it only
+# to algorithms forced by CVARs (maint/gen_coll.py, dump_fallback()); a tuning file's choice is
+# called directly, so an impossible one trips the algorithm's own assertion: recursive doubling
+# Allgather on 3 ranks (allgather_intra_recursive_doubling.c: power-of-2 sizes only) and
+# reduce-scatter/allgather Allreduce of 1 int on 3 ranks (allreduce_intra_reduce_scatter_allgather.c:
+# count >= pof2). Open MPI (4.1): algorithm 6 of Allgather (two_proc) returns
+# MPI_ERR_UNSUPPORTED_OPERATION on 3 ranks (coll_base_allgather.c), and Allreduce has no
+# algorithm 7 (coll_tuned_allreduce_decision.c returns MPI_ERR_ARG); release builds print no
+# coll_tuned verbose output (OPAL_OUTPUT is compiled out), so failures are the observable.
+set -uo pipefail
+lib=$1 piccolo=$2 check=$3 python=$4 rule=$5 launcher=$6 work=$7
+ranks=3
+mkdir -p "$work" && cd "$work" || exit 1
+if [[ $lib == mpich ]]; then
+    kind=mpich-json file=tuning.json
+    export MPIR_CVAR_COLLECTIVE_FALLBACK=error
+    run() { MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=$1 timeout 120 "$launcher" -n $ranks "$check" "${@:2}"; }
+    version=$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:[[:space:]]*//p')
+    name="MPICH $version"
+else
+    kind=openmpi-rules file=rules.txt
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # containers run as root
+    run() {
+        timeout 120 "$launcher" --oversubscribe -n $ranks --mca coll_tuned_use_dynamic_rules 1 \
+            --mca coll_tuned_dynamic_rules_filename "$1" "$check" "${@:2}"
+    }
+    version=$("$launcher" --version 2>&1 | sed -n 's/^.*(Open[A-Za-z ]*) //p')
+    name="Open MPI $version"
+fi
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$piccolo" select --nodes 1,2 --ppn $ranks --sizes 4,64KiB,16MiB --emit "$kind" -o "$file" -o select.txt \
+    2> select.notes || fail "piccolo select: $(cat select.notes)"
+run "$file" --allgather 65536 --allreduce 4 > all.out 2>&1 ||
+    fail "$name with $kind: the collectives failed: $(tail -5 all.out)"
+echo "$name loaded the $kind file; Allgather, Allreduce, Bcast, Barrier, Reduce on $ranks ranks: correct"
+
+# collective, bytes, the impossible algorithm, the error the library must report for it
+if [[ $lib == mpich ]]; then
+    cases=("allgather 65536 MPIR_Allgather_intra_recursive_doubling allgather_intra_recursive_doubling.c"
+           "allreduce 4 MPIR_Allreduce_intra_reduce_scatter_allgather allreduce_intra_reduce_scatter_allgather.c")
+else
+    cases=("allgather 65536 6 MPI_ERR_UNSUPPORTED_OPERATION"
+           "allreduce 4 7 MPI_ERR_ARG")
+fi
+ompi_name() {  # coll_tuned_allgather_decision.c / coll_tuned_allreduce_decision.c, v4.1.4
+    case $1:$2 in
+        *:3) echo "3 (recursive_doubling)" ;; *:4) echo "4 (ring)" ;; *) echo "$2" ;;
+    esac
+}
+for c in "${cases[@]}"; do
+    read -r coll bytes poison marker <<< "$c"
+    used=$("$python" "$rule" which "$kind" "$file" "$coll" $ranks "$bytes") || fail "tuning_rule.py"
+    [[ $lib == openmpi ]] && used=$(ompi_name "$coll" "$used")
+    "$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" bad.$coll > /dev/null
+    run bad.$coll --only "$coll" --$coll "$bytes" > bad.$coll.out 2>&1 &&
+        fail "$name ran $coll with its rule replaced by $poison: the rule was not used"
+    grep -q -- "$marker" bad.$coll.out ||
+        fail "$name failed $coll without naming $marker: $(grep -v '^\s*$' bad.$coll.out | head -3)"
+    others=$("$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" rest.$coll --others)
+    run rest.$coll --only "$coll" --$coll "$bytes" > rest.$coll.out 2>&1 ||
+        fail "$name failed $coll with only other rules replaced: $(tail -3 rest.$coll.out)"
+    echo "$name obeyed the file: $coll on $ranks ranks, $bytes B ran $used" \
+        "(that rule replaced by $poison: failed with $marker; $others other rules replaced: correct)"
+done
+echo "PASS"
