@@ -229,7 +229,7 @@ class Engine {
             events_.push({start + x.o_s, EventKind::inject, t});
         } else {  // o_r of a receive
             slot.free = slot.data_end = start + x.o_r;
-            delivered(t, start + x.o_r);
+            delivered(t, x, start + x.o_r);
         }
     }
 
@@ -327,7 +327,7 @@ class Engine {
             release(cpu ? receive_ports : receive_slots, s_.dst[t], free, done, r);
         }
         if (cpu) return events_.push({done, EventKind::received, t});
-        delivered(t, done + x.o_r);
+        delivered(t, x, done + x.o_r);
     }
 
     // ---- fair sharing -------------------------------------------------------------------------
@@ -409,9 +409,8 @@ class Engine {
         if (successors_.sent.rows() > 0) release_successors(successors_.sent, t, time);
     }
 
-    void delivered(TaskId t, SimTime time) {
+    void delivered(TaskId t, const Price& x, SimTime time) {
         const std::size_t level = level_of(t);
-        const Price& x = pricing_.at(level, s_.size_class[t]);
         LevelStats& stats = result_.levels[level];
         ++stats.transfers;
         stats.bytes += s_.bytes(t);
