@@ -116,7 +116,7 @@ class Engine {
             case EventKind::flow_end:
                 return flow_end(e.id(), e.time);
             case EventKind::received:
-                return request(processors, s_.dst[e.id()], e.id(), e.time);
+                return request<processors>(s_.dst[e.id()], e.id(), e.time);
             case EventKind::ready:
                 return ready(e.id(), e.time);
             case EventKind::inject:
@@ -131,27 +131,48 @@ class Engine {
     }
 
     // ---- pools: first come, first served ----------------------------------------------------
-    void request(Pool pool, Rank owner, TaskId t, SimTime now) {
-        SlotPool& p = pools_[pool];
+    // The pool is a template argument: a request's path to what it was waiting for is then known
+    // at compile time and inlined (every transfer makes two or three requests).
+    template <Pool P>
+    void request(Rank owner, TaskId t, SimTime now) {
+        SlotPool& p = pools_[P];
         const auto o = static_cast<std::size_t>(owner);
         SimTime start = now;
-        if (Slot* slot = p.claim(o, now, start)) return granted(pool, owner, t, start, now, *slot);
+        if (Slot* slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
         p.enqueue(o, {t, now});
-        schedule_wake(pool, owner, now);
+        schedule_wake(P, owner, now);
     }
 
     void wake(Pool pool, Rank owner, SimTime now) {
-        SlotPool& p = pools_[pool];
+        switch (pool) {
+            case send_slots:
+                return serve<send_slots>(owner, now);
+            case receive_slots:
+                return serve<receive_slots>(owner, now);
+            case processors:
+                return serve<processors>(owner, now);
+            case send_ports:
+                return serve<send_ports>(owner, now);
+            case receive_ports:
+                return serve<receive_ports>(owner, now);
+        }
+    }
+
+    // A slot of the owner's pool may have freed: grant the waiting requests in order while slots
+    // are free.
+    template <Pool P>
+    void serve(Rank owner, SimTime now) {
+        SlotPool& p = pools_[P];
         const auto o = static_cast<std::size_t>(owner);
         if (now >= p.pending_wake(o)) p.pending_wake(o) = never;
         while (p.waiting(o)) {
             SimTime start = now;
             Slot* slot = p.claim(o, now, start, true);
-            if (!slot) return schedule_wake(pool, owner, now);
+            if (!slot) return schedule_wake(P, owner, now);
             const Waiting w = p.front(o);
             p.pop(o);
-            record_wait(point_of(pool), start - w.since);
-            granted(pool, owner, w.task, start, w.since, *slot);
+            record_wait(point_of(P), start - w.since);
+            granted<P>(owner, w.task, start, w.since, *slot);
         }
     }
 
@@ -173,18 +194,16 @@ class Engine {
     }
 
     // `since`: when the request was made (for a receive: when the first byte arrived).
-    void granted(Pool pool, Rank owner, TaskId t, SimTime start, SimTime since, Slot& slot) {
-        switch (pool) {
-            case send_slots:
-                return start_send(t, start, slot);
-            case processors:
-                return processor_granted(owner, t, start, slot);
-            case send_ports:
-                return enter_network(t, start, &slot);
-            case receive_slots:
-            case receive_ports:
-                return start_reception(t, start, since, slot);
-        }
+    template <Pool P>
+    void granted(Rank owner, TaskId t, SimTime start, SimTime since, Slot& slot) {
+        if constexpr (P == send_slots)
+            start_send(t, start, slot);
+        else if constexpr (P == processors)
+            processor_granted(owner, t, start, slot);
+        else if constexpr (P == send_ports)
+            enter_network(t, start, &slot);
+        else
+            start_reception(t, start, since, slot);
     }
 
     // ---- a transfer's life ------------------------------------------------------------------
@@ -194,7 +213,7 @@ class Engine {
     }
 
     void ready(TaskId t, SimTime now) {
-        if (s_.kind[t] != TaskKind::transfer) return request(processors, s_.src[t], t, now);
+        if (s_.kind[t] != TaskKind::transfer) return request<processors>(s_.src[t], t, now);
         // Looked up at every later step of the transfer.
         level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
         if (options_.record_trace) {
@@ -202,7 +221,8 @@ class Engine {
             trace_[t].ready = to_seconds(now);
         }
         const bool cpu = price(t).overhead == OverheadModel::cpu;
-        request(cpu ? processors : send_slots, s_.src[t], t, now);
+        if (cpu) return request<processors>(s_.src[t], t, now);
+        request<send_slots>(s_.src[t], t, now);
     }
 
     // Offload: the send slot is taken at ts; o_s runs on it.
@@ -234,7 +254,7 @@ class Engine {
     }
 
     void inject(TaskId t, SimTime now) {
-        if (price(t).overhead == OverheadModel::cpu) return request(send_ports, s_.src[t], t, now);
+        if (price(t).overhead == OverheadModel::cpu) return request<send_ports>(s_.src[t], t, now);
         enter_network(t, now, nullptr);
     }
 
@@ -297,7 +317,8 @@ class Engine {
 
     void land(TaskId t, SimTime now) {
         const bool cpu = price(t).overhead == OverheadModel::cpu;
-        request(cpu ? receive_ports : receive_slots, s_.dst[t], t, now);
+        if (cpu) return request<receive_ports>(s_.dst[t], t, now);
+        request<receive_slots>(s_.dst[t], t, now);
     }
 
     // A receive slot or port is taken at r for the transfer whose first byte arrived at `arrival`.
