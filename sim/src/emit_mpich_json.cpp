@@ -259,11 +259,12 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
     Emitted out;
     out.remarks.push_back(fmt::format(
         "mpich-json: for MPICH {} ({}): algorithm names, parameters and the other collectives' "
-        "rules of MPICH {}; load it with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE",
+        "rules of MPICH {}; choices simulated in the {} style; load it with "
+        "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE",
         version.name,
         options.mpich_version_origin.empty() ? "--mpich-version"
                                              : std::string_view(options.mpich_version_origin),
-        version.sources));
+        version.sources, to_string(result.style)));
     out.remarks.push_back(
         "mpich-json: allreduce rules compare avg_msg_size (MPICH: count x type size = "
         "piccolo's vector size); allgather rules compare total_msg_size (per-rank contribution "

@@ -316,8 +316,8 @@ TEST_CASE("mpich-json remarks: the version and what the mapping lost") {
     REQUIRE(e.remarks.size() == 6);
     CHECK(e.remarks[0] ==
           "mpich-json: for MPICH 4.3 (mpichversion reports MPICH 4.3.2): algorithm names, "
-          "parameters and the other collectives' rules of MPICH v4.3.2; load it with "
-          "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE");
+          "parameters and the other collectives' rules of MPICH v4.3.2; choices simulated in "
+          "the mpi style; load it with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE");
     CHECK(e.remarks[1].find("allgather rules compare total_msg_size") != std::string::npos);
     // k-ring was best at 1 allgather point (10 us vs ring's 11 us) and at 1 allreduce point
     // (7 us vs ring's 8 us); prm at 2 allreduce points (2 us vs rm's 3 us).
