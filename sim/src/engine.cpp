@@ -28,6 +28,7 @@
 #include "network.hpp"
 #include "piccolo/error.hpp"
 #include "pricing.hpp"
+#include "run_record.hpp"
 #include "slot_pool.hpp"
 
 namespace piccolo {
@@ -46,12 +47,12 @@ class Engine {
            const RankLayout& layout, const SimOptions& o)
         : s_(s),
           successors_(successors),
-          options_(o),
           ranks_(static_cast<std::size_t>(layout.ranks())),
           pricing_(s, m, o.contention),
           network_(m, layout, ranks_, o.contention),
           missing_(s.size()),
-          level_(s.size()) {
+          level_(s.size()),
+          record_(m, ranks_, s.size(), o.record_trace) {
         if (pricing_.longest_cost() > max_seconds)
             throw InputError(fmt::format(
                 "one message or compute task of this schedule would take {:.4g} s, longer than "
@@ -76,7 +77,6 @@ class Engine {
             data_end_.assign(s.size(), never);
             reception_start_.assign(s.size(), never);
         }
-        init_results(m);
     }
 
     SimResult run() {
@@ -93,7 +93,7 @@ class Engine {
             if (e.time > max_time) throw_too_long();
             dispatch(e);
         }
-        return finish();
+        return std::move(record_).finish(s_);
     }
 
   private:
@@ -171,7 +171,7 @@ class Engine {
             if (!slot) return schedule_wake(P, owner, now);
             const Waiting w = p.front(o);
             p.pop(o);
-            record_wait(point_of(P), start - w.since);
+            record_pool_wait(P, start - w.since);
             granted<P>(owner, w.task, start, w.since, *slot);
         }
     }
@@ -216,9 +216,9 @@ class Engine {
         if (s_.kind[t] != TaskKind::transfer) return request<processors>(s_.src[t], t, now);
         // Looked up at every later step of the transfer.
         level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
-        if (options_.record_trace) {
-            trace_[t].task = t;
-            trace_[t].ready = to_seconds(now);
+        if (record_.tracing()) {
+            record_.trace(t).task = t;
+            record_.trace(t).ready = to_seconds(now);
         }
         const bool cpu = price(t).overhead == OverheadModel::cpu;
         if (cpu) return request<processors>(s_.src[t], t, now);
@@ -228,7 +228,7 @@ class Engine {
     // Offload: the send slot is taken at ts; o_s runs on it.
     void start_send(TaskId t, SimTime ts, Slot& slot) {
         const Price& x = price(t);
-        if (options_.record_trace) trace_[t].send_start = to_seconds(ts);
+        if (record_.tracing()) record_.trace(t).send_start = to_seconds(ts);
         if (network_.constrained(level_of(t))) {
             slot.free = slot.data_end = never;  // until the injection is over
             events_.push({ts + x.o_s, EventKind::inject, t});
@@ -245,7 +245,7 @@ class Engine {
         const Price& x = price(t);
         if (s_.src[t] == rank) {  // o_s of a send
             slot.free = slot.data_end = start + x.o_s;
-            if (options_.record_trace) trace_[t].send_start = to_seconds(start);
+            if (record_.tracing()) record_.trace(t).send_start = to_seconds(start);
             events_.push({start + x.o_s, EventKind::inject, t});
         } else {  // o_r of a receive
             slot.free = slot.data_end = start + x.o_r;
@@ -268,7 +268,7 @@ class Engine {
         if (network_.fair()) return start_flow(t, x, level, now);
         LaneWait wait;
         const SimTime start = network_.take_lanes(s_.src[t], false, level, now, x.hold, wait);
-        record_wait(lane_point(wait.level, wait.ingress), wait.delay);
+        record_.lane_wait(wait.level, wait.ingress, wait.delay);
         injection_window(t, x, start, start + x.wire, now);
     }
 
@@ -283,9 +283,9 @@ class Engine {
 
     // The injection window is known: the first byte arrives L after its start.
     void injected(TaskId t, const Price& x, SimTime start, SimTime end) {
-        if (options_.record_trace) {
-            trace_[t].inject_start = to_seconds(start);
-            trace_[t].inject_end = to_seconds(end);
+        if (record_.tracing()) {
+            record_.trace(t).inject_start = to_seconds(start);
+            record_.trace(t).inject_end = to_seconds(end);
         }
         if (!x.rendezvous) sent(t, end);
         if (receive_queues(x) || network_.fifo_lanes(level_of(t)))
@@ -307,7 +307,7 @@ class Engine {
         if (network_.fifo_lanes(level)) {
             LaneWait wait;
             at = network_.take_lanes(s_.dst[t], true, level, now, x.hold, wait);
-            record_wait(lane_point(wait.level, wait.ingress), wait.delay);
+            record_.lane_wait(wait.level, wait.ingress, wait.delay);
         }
         // A reception from `at` at full speed ends W later: as if the bytes had left at at - L.
         if (!receive_queues(x)) return finish_reception(t, x, at, at - x.L + x.wire);
@@ -337,7 +337,7 @@ class Engine {
     // port just taken (else the one held since the reception started, or none when unlimited).
     void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end, Slot* slot = nullptr) {
         const SimTime done = std::max(r + x.wire, end + x.L);
-        if (options_.record_trace) trace_[t].receive_start = to_seconds(r);
+        if (record_.tracing()) record_.trace(t).receive_start = to_seconds(r);
         if (x.rendezvous) sent(t, done);
         const bool cpu = x.overhead == OverheadModel::cpu;
         const SimTime free = cpu ? done + x.g : done + x.o_r;
@@ -389,7 +389,7 @@ class Engine {
         FairShare& flows = network_.flows();
         if (flows.predicted_end(t) != now) return;
         const Price& x = price(t);
-        record_wait(fair_point(), now - inject_start_[t] - x.hold);
+        record_.wait(WaitPoint::fair_sharing, now - inject_start_[t] - x.hold);
         flows.finish(t, now);
         reschedule_flows();
     }
@@ -397,9 +397,9 @@ class Engine {
     // The flow's last byte has left at `end`.
     void flow_done(TaskId t, const Price& x, SimTime end) {
         data_end_[t] = end;
-        if (options_.record_trace) {
-            trace_[t].inject_start = to_seconds(inject_start_[t]);
-            trace_[t].inject_end = to_seconds(end);
+        if (record_.tracing()) {
+            record_.trace(t).inject_start = to_seconds(inject_start_[t]);
+            record_.trace(t).inject_end = to_seconds(end);
         }
         if (x.overhead == OverheadModel::cpu)
             release(send_ports, s_.src[t], end + x.g, end, end);
@@ -411,45 +411,26 @@ class Engine {
 
     // ---- completions ----------------------------------------------------------------------------
     void computed(TaskId t, SimTime start, Slot& processor) {
-        const SimTime cost = pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
-        const SimTime end = start + cost;
+        const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
         processor.free = processor.data_end = end;
-        ++result_.computes;
-        compute_time_ += cost;
-        const auto rank = static_cast<std::size_t>(s_.src[t]);
-        rank_finish_[rank] = std::max(rank_finish_[rank], end);
-        if (options_.record_trace)
-            result_.compute_trace.push_back(
-                {t, to_seconds(ready_time(t)), to_seconds(start), to_seconds(end)});
+        record_.computed(t, s_.src[t], ready_time(t), start, end);
         release_successors(successors_.delivered, t, end);
     }
 
     // A send completes no later than its delivery, so it never sets the makespan.
     void sent(TaskId t, SimTime time) {
-        if (options_.record_trace) trace_[t].sent = to_seconds(time);
+        if (record_.tracing()) record_.trace(t).sent = to_seconds(time);
         if (successors_.sent.rows() > 0) release_successors(successors_.sent, t, time);
     }
 
     void delivered(TaskId t, const Price& x, SimTime time) {
-        const std::size_t level = level_of(t);
-        LevelStats& stats = result_.levels[level];
-        ++stats.transfers;
-        stats.bytes += s_.bytes(t);
-        wire_time_[level] += x.wire;
-        ++result_.transfers;
-        const auto to = static_cast<std::size_t>(s_.dst[t]);
-        rank_finish_[to] = std::max(rank_finish_[to], time);
-        if (options_.record_trace) {
-            trace_[t].complete = to_seconds(time);
-            trace_[t].level = static_cast<std::uint8_t>(level);
-        }
+        record_.delivered(t, level_of(t), s_.bytes(t), x.wire, s_.dst[t], time);
         release_successors(successors_.delivered, t, time);
     }
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
     // successor ready then.
     void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
-        makespan_ = std::max(makespan_, time);
         if (successors.rows() == 0) return;
         for (TaskId next : successors.row(t)) {
             SimTime at = time;
@@ -461,70 +442,22 @@ class Engine {
         return ready_at_.empty() ? 0 : ready_at_[t];
     }
 
-    // ---- results
-    // ----------------------------------------------------------------------------------
-    void init_results(const Machine& m) {
-        rank_finish_.assign(ranks_, 0);
-        wire_time_.assign(m.levels.size(), 0);
-        for (const Level& level : m.levels) result_.levels.push_back({level.name});
-        result_.queueing = {{"device send slots"}, {"device receive slots"}};
-        for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
-            result_.queueing.push_back({m.levels[level].name + " egress lanes"});
-            result_.queueing.push_back({m.levels[level].name + " ingress lanes"});
-        }
-        for (const char* point : {"processor", "send port", "receive port", "fair sharing"})
-            result_.queueing.push_back({point});
-        if (options_.record_trace) trace_.resize(s_.size());
-    }
-    [[nodiscard]] std::size_t lane_point(std::size_t level, bool ingress) const {
-        return 2 + 2 * level + (ingress ? 1 : 0);
-    }
-    [[nodiscard]] std::size_t fair_point() const { return result_.queueing.size() - 1; }
-    [[nodiscard]] std::size_t point_of(Pool pool) const {
-        const std::size_t extra = result_.queueing.size() - 4;  // processor, ports, fair sharing
+    void record_pool_wait(Pool pool, SimTime delay) {
         switch (pool) {
             case send_slots:
-                return 0;
             case receive_slots:
-                return 1;
+                return record_.slot_wait(pool == receive_slots, delay);
             case processors:
-                return extra;
+                return record_.wait(WaitPoint::processor, delay);
             case send_ports:
-                return extra + 1;
+                return record_.wait(WaitPoint::send_port, delay);
             case receive_ports:
-                return extra + 2;
+                return record_.wait(WaitPoint::receive_port, delay);
         }
-        return 0;
-    }
-    void record_wait(std::size_t point, SimTime delay) {
-        if (delay <= 0) return;
-        QueueingStats& q = result_.queueing[point];
-        ++q.delayed;
-        q.total_delay += to_seconds(delay);
-        q.max_delay = std::max(q.max_delay, to_seconds(delay));
-    }
-
-    SimResult finish() {
-        const std::size_t completed = result_.transfers + result_.computes;
-        if (completed != s_.size())
-            throw InputError(
-                fmt::format("schedule never finishes: {} of {} tasks wait on a "
-                            "dependency cycle (run piccolo verify)",
-                            s_.size() - completed, s_.size()));
-        result_.makespan = to_seconds(makespan_);
-        result_.compute_time = to_seconds(compute_time_);
-        for (SimTime f : rank_finish_) result_.rank_finish.push_back(to_seconds(f));
-        for (std::size_t level = 0; level < wire_time_.size(); ++level)
-            result_.levels[level].wire_time = to_seconds(wire_time_[level]);
-        if (options_.record_trace)
-            for (TaskId t = 0; t < s_.size(); ++t)
-                if (s_.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
-        return std::move(result_);
     }
 
     const Schedule& s_;
     const Schedule::Successors& successors_;
-    SimOptions options_;
     std::size_t ranks_;
     Pricing pricing_;
     Network network_;
@@ -537,11 +470,8 @@ class Engine {
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
-    std::vector<SimTime> rank_finish_, wire_time_;
-    SimTime makespan_ = 0, compute_time_ = 0;
-    std::vector<TransferTrace> trace_;
     EventQueue events_;
-    SimResult result_;
+    RunRecord record_;
 };
 
 }  // namespace

@@ -1,0 +1,76 @@
+#include "run_record.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "piccolo/error.hpp"
+
+namespace piccolo::detail {
+
+RunRecord::RunRecord(const Machine& m, std::size_t ranks, std::size_t tasks, bool trace)
+    : rank_finish_(ranks, 0), wire_time_(m.levels.size(), 0) {
+    for (const Level& level : m.levels) result_.levels.push_back({level.name});
+    result_.queueing = {{"device send slots"}, {"device receive slots"}};
+    for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
+        result_.queueing.push_back({m.levels[level].name + " egress lanes"});
+        result_.queueing.push_back({m.levels[level].name + " ingress lanes"});
+    }
+    for (const char* point : {"processor", "send port", "receive port", "fair sharing"})
+        result_.queueing.push_back({point});
+    if (trace) trace_.resize(tasks);
+}
+
+void RunRecord::delivered(TaskId t, std::size_t level, std::uint64_t bytes, SimTime wire, Rank to,
+                          SimTime time) {
+    LevelStats& stats = result_.levels[level];
+    ++stats.transfers;
+    stats.bytes += bytes;
+    wire_time_[level] += wire;
+    ++result_.transfers;
+    SimTime& finish = rank_finish_[static_cast<std::size_t>(to)];
+    finish = std::max(finish, time);
+    makespan_ = std::max(makespan_, time);
+    if (tracing()) {
+        trace_[t].complete = to_seconds(time);
+        trace_[t].level = static_cast<std::uint8_t>(level);
+    }
+}
+
+void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimTime end) {
+    ++result_.computes;
+    compute_time_ += end - start;
+    SimTime& finish = rank_finish_[static_cast<std::size_t>(rank)];
+    finish = std::max(finish, end);
+    makespan_ = std::max(makespan_, end);
+    if (tracing())
+        result_.compute_trace.push_back({t, to_seconds(ready), to_seconds(start), to_seconds(end)});
+}
+
+void RunRecord::wait(std::size_t point, SimTime delay) {
+    if (delay <= 0) return;
+    QueueingStats& q = result_.queueing[point];
+    ++q.delayed;
+    q.total_delay += to_seconds(delay);
+    q.max_delay = std::max(q.max_delay, to_seconds(delay));
+}
+
+SimResult RunRecord::finish(const Schedule& s) && {
+    const std::size_t completed = result_.transfers + result_.computes;
+    if (completed != s.size())
+        throw InputError(
+            fmt::format("schedule never finishes: {} of {} tasks wait on a "
+                        "dependency cycle (run piccolo verify)",
+                        s.size() - completed, s.size()));
+    result_.makespan = to_seconds(makespan_);
+    result_.compute_time = to_seconds(compute_time_);
+    for (SimTime f : rank_finish_) result_.rank_finish.push_back(to_seconds(f));
+    for (std::size_t level = 0; level < wire_time_.size(); ++level)
+        result_.levels[level].wire_time = to_seconds(wire_time_[level]);
+    if (tracing())
+        for (TaskId t = 0; t < s.size(); ++t)
+            if (s.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);
+    return std::move(result_);
+}
+
+}  // namespace piccolo::detail
