@@ -71,7 +71,6 @@ class Network {
     std::vector<std::uint32_t> egress_base_, ingress_base_, capacity_base_;
     std::vector<std::uint8_t> has_capacity_;
     FairShare flows_;
-    std::vector<SimTime*> taken_;  // scratch: the lanes one request takes
 };
 
 // Inline: called for every transfer, from the engine's loop.
@@ -89,19 +88,18 @@ inline SimTime& Network::earliest_lane(std::vector<SimTime>& lanes, std::size_t 
 inline SimTime Network::take_lanes(Rank rank, bool ingress, std::size_t level, SimTime now,
                                    SimTime hold, LaneWait& wait) {
     std::vector<std::vector<SimTime>>& lanes = ingress ? ingress_ : egress_;
-    taken_.clear();
     SimTime start = now;
     wait = {};
     for (std::size_t l = 0; l < level; ++l) {
         if (radix_[l] == 0) continue;
-        SimTime& lane = earliest_lane(lanes[l], l, unit(l, rank));
-        taken_.push_back(&lane);
-        if (lane > start) {
+        if (const SimTime lane = earliest_lane(lanes[l], l, unit(l, rank)); lane > start) {
             start = lane;
             wait = {l, ingress, 0};
         }
     }
-    for (SimTime* lane : taken_) *lane = start + hold;
+    // Nothing changed since the first pass: each unit's earliest lane is the same one.
+    for (std::size_t l = 0; l < level; ++l)
+        if (radix_[l] != 0) earliest_lane(lanes[l], l, unit(l, rank)) = start + hold;
     wait.delay = start - now;
     return start;
 }

@@ -47,8 +47,7 @@ void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimT
         result_.compute_trace.push_back({t, to_seconds(ready), to_seconds(start), to_seconds(end)});
 }
 
-void RunRecord::wait(std::size_t point, SimTime delay) {
-    if (delay <= 0) return;
+void RunRecord::add_wait(std::size_t point, SimTime delay) {
     QueueingStats& q = result_.queueing[point];
     ++q.delayed;
     q.total_delay += to_seconds(delay);

@@ -44,7 +44,10 @@ class RunRecord {
     SimResult finish(const Schedule& schedule) &&;
 
   private:
-    void wait(std::size_t point, SimTime delay);
+    void wait(std::size_t point, SimTime delay) {
+        if (delay > 0) add_wait(point, delay);  // most transfers wait nowhere
+    }
+    void add_wait(std::size_t point, SimTime delay);
 
     SimResult result_;
     std::vector<SimTime> rank_finish_, wire_time_;
