@@ -72,9 +72,12 @@ std::vector<std::vector<std::string>> csv_rows(const fs::path& file) {
         std::string cell;
         bool quoted = false;
         for (char c : line) {
-            if (c == '"') quoted = !quoted;
-            else if (c == ',' && !quoted) cells.push_back(std::exchange(cell, {}));
-            else cell += c;
+            if (c == '"')
+                quoted = !quoted;
+            else if (c == ',' && !quoted)
+                cells.push_back(std::exchange(cell, {}));
+            else
+                cell += c;
         }
         cells.push_back(cell);
         rows.push_back(std::move(cells));
@@ -157,7 +160,8 @@ TEST_CASE("compare: one-line errors naming the option") {
     CHECK(run({"compare", "--vary", "system.G=1x..2x:1"}) ==
           "--vary system.G=1x..2x:1: N must be a whole number from 2 to 1000");
     CHECK(run({"compare", "--vary", "system.G"}).find("expected PATH=A..B:N") != std::string::npos);
-    CHECK(run({"compare", "--format", "yaml"}) == "--format: 'yaml' is not one of table, csv, json");
+    CHECK(run({"compare", "--format", "yaml"}) ==
+          "--format: 'yaml' is not one of table, csv, json");
     CHECK(run({"select", "--set", "node.radix=0"}) ==
           "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be >= 1 or "
           "unset (got 0)");
