@@ -2,6 +2,8 @@
 // name, and the one-line errors naming the override at fault.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -159,4 +161,21 @@ TEST_CASE("a machine of one level: one node whose table prices every message") {
     CHECK_THROWS_AS(validate_machine(m), InputError);
     m.levels.clear();
     CHECK_THROWS_AS(validate_machine(m), InputError);
+}
+
+TEST_CASE("docs/modelling.md: the one-level example loads and runs one node") {
+    std::ifstream in(std::string(PICCOLO_SOURCE_DIR) + "/docs/modelling.md");
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string doc = text.str();
+    const std::size_t marker = doc.find("<!-- example: tests/topologies/test_override.cpp");
+    REQUIRE(marker != std::string::npos);
+    const std::size_t begin = doc.find("```yaml\n", marker) + 8;
+    const std::size_t end = doc.find("```", begin);
+    const Machine m = parse_machine_yaml(doc.substr(begin, end - begin), "modelling.md");
+    CHECK(m.name == "one-box");
+    REQUIRE(m.levels.size() == 1);
+    CHECK(m.devices_per_node() == 8);
+    CHECK(RankLayout(m, 1, 8).common_level(0, 7) == 0);
+    CHECK_THROWS_AS(RankLayout(m, 2, 8), InputError);
 }
