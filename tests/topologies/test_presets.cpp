@@ -32,7 +32,7 @@ std::string error_of(auto&& action) {
 TEST_CASE("the preset list") {
     CHECK(preset_names() == std::vector<std::string>{"aurora", "delta", "dgx-h100", "frontier",
                                                      "laptop-measured-2026-11-22", "laptop-mpi",
-                                                     "polaris"});
+                                                     "nvl72", "polaris"});
     CHECK(default_preset_name() == "delta");
 }
 
@@ -86,6 +86,7 @@ TEST_CASE("the other presets' shapes") {
         {"frontier", 8, 8, 4, {128}},  // 8 GCDs, 4 NICs, a cabinet per group
         {"aurora", 8, 12, 8, {64}},    // 12 tiles, 8 NICs, a rack per group
         {"laptop-mpi", 1, 8, std::nullopt, {}},
+        {"nvl72", 8, 72, 72, {}},  // one NVLink domain of 72 GPUs per node, a NIC per GPU
     };
     for (const Shape& shape : shapes) {
         CAPTURE(shape.name);
@@ -100,6 +101,15 @@ TEST_CASE("the other presets' shapes") {
         }
         CHECK(m.levels.back().name == "system");
     }
+}
+
+TEST_CASE("nvl72: NVLink 5 inside the rack, 400 Gb/s InfiniBand between racks") {
+    const Machine m = load_preset("nvl72");
+    // 1 / (0.82 x 900 GB/s) and 1 / (0.8 x 50 GB/s), rounded as written in the file.
+    CHECK(m.levels[0].loggp.at(1).G == 1.3550e-12);
+    CHECK(m.levels[1].loggp.at(1).G == 2.5e-11);
+    CHECK(m.compute.reduce_per_byte == 4.6875e-13);  // 3 / (0.8 x 8e12)
+    CHECK_NOTHROW(RankLayout(m, 4, 72));
 }
 
 TEST_CASE("laptop-mpi: eager up to 4096 B, rendezvous above, one node only") {
@@ -118,10 +128,10 @@ TEST_CASE("load_machine: preset, YAML file, PICCL XML, or a clear error") {
     CHECK(load_machine(data + "piccl-topo.xml").name == "piccl-topo");
     CHECK(error_of([] { load_preset("deltaa"); }) ==
           "unknown machine preset 'deltaa' (known: aurora, delta, dgx-h100, frontier, "
-          "laptop-measured-2026-11-22, laptop-mpi, polaris)");
+          "laptop-measured-2026-11-22, laptop-mpi, nvl72, polaris)");
     CHECK(error_of([] { load_machine("deltaa"); }) ==
           "unknown machine 'deltaa': not a preset (aurora, delta, dgx-h100, frontier, "
-          "laptop-measured-2026-11-22, laptop-mpi, polaris) nor a .yaml/.yml/.xml file; run "
+          "laptop-measured-2026-11-22, laptop-mpi, nvl72, polaris) nor a .yaml/.yml/.xml file; run "
           "'piccolo machines' to list the presets");
     CHECK(error_of([&] { load_machine(data + "l0.csv"); }) ==
           data +

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "machine_option.hpp"
+#include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
 
 namespace piccolo::cli {
@@ -69,28 +71,35 @@ void list_presets() {
         default_preset_name());
 }
 
-void show_machine(const std::string& name_or_file) {
+void show_machine(const std::string& name_or_file, const std::vector<std::string>& sets) {
     const std::vector<std::string> names = preset_names();
-    if (std::find(names.begin(), names.end(), name_or_file) != names.end()) {
+    if (sets.empty() && std::find(names.begin(), names.end(), name_or_file) != names.end()) {
         fmt::print("{}", preset_yaml(name_or_file));  // as shipped, with its source comments
         return;
     }
-    fmt::print("{}", machine_to_yaml(load_machine(name_or_file)));
+    fmt::print("{}", machine_to_yaml(load_machine_with(name_or_file, sets)));
 }
 
 }  // namespace
 
 void add_machines_command(CLI::App& app) {
-    auto machine = std::make_shared<std::string>();
+    struct Options {
+        std::string machine;
+        std::vector<std::string> sets;
+    };
+    auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
         "machines", "List the machine presets, or print one machine (preset or file) as YAML");
-    cmd->add_option("machine", *machine,
+    cmd->add_option("machine", o->machine,
                     "preset name, piccolo .yaml/.yml file or PICCL topology .xml to print");
-    cmd->callback([machine] {
-        if (machine->empty()) {
+    add_set_option(*cmd, o->sets);
+    cmd->callback([o] {
+        if (o->machine.empty() && !o->sets.empty())
+            throw InputError("--set: name the machine to change (piccolo machines NAME --set ...)");
+        if (o->machine.empty()) {
             list_presets();
         } else {
-            show_machine(*machine);
+            show_machine(o->machine, o->sets);
         }
     });
 }

@@ -13,10 +13,13 @@
 #include <optional>
 #include <thread>
 
+#include "command_line.hpp"
 #include "commands.hpp"
+#include "machine_option.hpp"
 #include "mpich_detect.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
+#include "piccolo/report.hpp"
 #include "piccolo/select.hpp"
 #include "piccolo/select_emit.hpp"
 #include "size_parse.hpp"
@@ -29,6 +32,7 @@ namespace {
 
 struct SelectOptions {
     std::string machine{default_preset_name()};
+    std::vector<std::string> sets;  // --set overrides
     std::vector<std::string> collectives;
     std::vector<std::string> algorithms;
     std::vector<std::string> radices;
@@ -44,6 +48,7 @@ struct SelectOptions {
     std::string mpich_base;
     std::string mpich_version;  // empty: from mpichversion, else the newest known
     std::string style;          // empty: from the outputs, else the machine's, else mpi
+    std::string report;         // --report FILE.html
     // Set by add_select_command: the options whose order pairs --emit with -o.
     const CLI::App* app = nullptr;
     const CLI::Option* emit_option = nullptr;
@@ -57,62 +62,6 @@ struct Destination {
     EmitKind kind;
     std::string file;  // "-" = stdout
 };
-
-long long parse_integer(std::string_view text, std::string_view option) {
-    long long value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
-        throw InputError(
-            fmt::format("{}: '{}' is not a whole number (use a list such as 2,4,8 "
-                        "or a range a-b)",
-                        option, text));
-    return value;
-}
-
-// "2,4,8" and "a-b" ranges. `doubling`: a range doubles from a to b (nodes); else every integer.
-std::vector<int> parse_int_list(const std::vector<std::string>& items, std::string_view option,
-                                bool doubling) {
-    std::vector<int> out;
-    for (const std::string& item : items) {
-        if (item.empty()) continue;
-        const std::size_t dash = item.find('-', 1);
-        if (dash == std::string::npos) {
-            out.push_back(static_cast<int>(parse_integer(item, option)));
-            continue;
-        }
-        const long long first = parse_integer(std::string_view(item).substr(0, dash), option);
-        const long long last = parse_integer(std::string_view(item).substr(dash + 1), option);
-        if (first < 1 || last < first || last > 1'000'000)
-            throw InputError(
-                fmt::format("{}: '{}' is not a range a-b with 1 <= a <= b", option, item));
-        for (long long v = first; v <= last; v = doubling ? v * 2 : v + 1)
-            out.push_back(static_cast<int>(v));
-    }
-    return out;
-}
-
-// Sizes: "8,1KiB,64MiB" and ranges "8-64MiB" (doubling from the first to the last).
-std::vector<std::uint64_t> parse_size_list(const std::vector<std::string>& items) {
-    std::vector<std::uint64_t> out;
-    for (const std::string& item : items) {
-        if (item.empty()) continue;
-        const std::size_t dash = item.find('-', 1);
-        if (dash == std::string::npos) {
-            out.push_back(parse_bytes(item, "--sizes"));
-            continue;
-        }
-        const std::uint64_t first = parse_bytes(item.substr(0, dash), "--sizes");
-        const std::uint64_t last = parse_bytes(item.substr(dash + 1), "--sizes");
-        if (last < first)
-            throw InputError(fmt::format("--sizes: '{}' is not a range a-b with a <= b", item));
-        for (std::uint64_t v = first; v <= last && v != 0; v *= 2) out.push_back(v);
-    }
-    if (out.empty())
-        throw InputError(
-            "--sizes: empty list (give message sizes such as 8,1KiB,64MiB or a "
-            "range 8-64MiB)");
-    return out;
-}
 
 // --emit KIND -o FILE pairs, in command-line order; an -o that follows no --emit is the file of
 // the main --format output.
@@ -250,7 +199,7 @@ class ProgressBar {
 void run_select(const SelectOptions& o) {
     // Everything that can be wrong with the command line is reported before the sweep starts.
     SelectRequest request;
-    request.machine = load_machine(o.machine);
+    request.machine = load_machine_with(o.machine, o.sets);
     if (!o.collectives.empty()) {
         request.collectives.clear();
         for (const std::string& name : o.collectives)
@@ -302,6 +251,13 @@ void run_select(const SelectOptions& o) {
         for (const std::string& remark : emitted.remarks)
             fmt::print(stderr, "piccolo: note: {}\n", remark);
     }
+    if (!o.report.empty()) {
+        Comparison one;
+        one.machines.push_back(request.machine);
+        one.notes = result.notes;
+        one.results.push_back(std::move(result));
+        write_text_file(o.report, report_html(one, this_command_line()));
+    }
 }
 
 }  // namespace
@@ -315,6 +271,7 @@ void add_select_command(CLI::App& app) {
         "valid k, 8 B..64 MiB, 1..64 nodes)");
     cmd->add_option("--machine,-m", o->machine, "preset name or machine file (YAML, PICCL XML)")
         ->capture_default_str();
+    add_set_option(*cmd, o->sets);
     cmd->add_option("--collective,-c", o->collectives, "allgather, allreduce or both (a,b)")
         ->delimiter(',');
     cmd->add_option("--algorithms,-a", o->algorithms,
@@ -362,6 +319,9 @@ void add_select_command(CLI::App& app) {
                     "mpich-json: a tuning file whose other collectives' rules to keep instead of "
                     "the version's built-in ones (e.g. MPICH_SRC/maint/tuning/coll/mpir/"
                     "generic.json)");
+    cmd->add_option("--report", o->report,
+                    "also write a self-contained HTML report: best choice maps, speedup curves, "
+                    "the machine's parameters");
     o->app = cmd;
     cmd->callback([o] { run_select(*o); });
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "machine_option.hpp"
 #include "piccolo/engine.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
@@ -22,6 +23,7 @@ namespace {
 struct SimCommand {
     std::string schedule_file;
     std::string machine{default_preset_name()};
+    std::vector<std::string> sets;  // --set overrides
     int nodes = 0;
     int ppn = 0;
     std::string placement;
@@ -110,7 +112,7 @@ void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, 
 }
 
 void run_sim(const SimCommand& c) {
-    Machine machine = load_machine(c.machine);
+    Machine machine = load_machine_with(c.machine, c.sets);
     if (c.placement == "block")
         machine.placement = {PlacementKind::block, {}};
     else if (c.placement == "round-robin")
@@ -184,6 +186,7 @@ void add_sim_command(CLI::App& app) {
     sim->add_option("--machine,-m", c->machine,
                     "preset name (piccolo machines) or YAML / PICCL XML file")
         ->capture_default_str();
+    add_set_option(*sim, c->sets);
     sim->add_option("--nodes,-n", c->nodes, "nodes (default for a file: enough for its ranks)");
     sim->add_option("--ppn", c->ppn, "ranks per node (default: the machine's devices per node)");
     sim->add_option("--placement", c->placement, "block or round-robin (default: the machine's)");

@@ -13,6 +13,7 @@ void add_algorithms_command(CLI::App& app);
 void add_machines_command(CLI::App& app);
 void add_sim_command(CLI::App& app);
 void add_select_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 void add_fit_command(CLI::App& app);
 
 }  // namespace piccolo::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     piccolo::cli::add_machines_command(app);
     piccolo::cli::add_sim_command(app);
     piccolo::cli::add_select_command(app);
+    piccolo::cli::add_compare_command(app);
     piccolo::cli::add_fit_command(app);
     try {
         app.parse(argc, argv);

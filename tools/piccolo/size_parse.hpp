@@ -13,4 +13,11 @@ namespace piccolo::cli {
 std::uint64_t parse_bytes(std::string_view text, std::string_view option);
 std::string format_bytes(std::uint64_t bytes);  // "64KiB", "1000B", "3MiB"
 
+// "2,4,8" and "a-b" ranges (items as CLI11 splits them at commas). `doubling`: a range doubles
+// from a to b (node counts); else every integer. Throws InputError naming `option`.
+std::vector<int> parse_int_list(const std::vector<std::string>& items, std::string_view option,
+                                bool doubling);
+// Sizes for --sizes: "8,1KiB,64MiB" and ranges "8-64MiB" (doubling from the first to the last).
+std::vector<std::uint64_t> parse_size_list(const std::vector<std::string>& items);
+
 }  // namespace piccolo::cli

@@ -120,11 +120,11 @@ LogGP LogGPTable::at(double bytes) const {
 
 void validate_machine(const Machine& machine) {
     const std::string who = fmt::format("machine '{}'", machine.name);
-    if (machine.levels.size() < 2) {
+    if (machine.levels.empty()) {
         throw InputError(fmt::format(
-            "{}: levels: needs at least 2 levels, innermost first (node, optional groups, "
-            "system); got {}",
-            who, machine.levels.size()));
+            "{}: levels: needs at least 1 level, innermost first (node, optional groups, "
+            "system); got 0",
+            who));
     }
     if (machine.device_radix && *machine.device_radix < 1) {
         throw InputError(fmt::format("{}: device_radix: must be >= 1 or unset (got {})", who,
@@ -136,9 +136,12 @@ void validate_machine(const Machine& machine) {
         if (level.name.empty()) {
             throw InputError(fmt::format("{}: levels[{}].name: must not be empty", who, l));
         }
-        if (last ? level.fanout < 0 : level.fanout < 1) {
+        // levels[0] holds the devices, even when it is also the last level (a machine of one
+        // level: one node whose table prices every message).
+        const bool any_size = last && l > 0;
+        if (any_size ? level.fanout < 0 : level.fanout < 1) {
             throw InputError(fmt::format("{}: levels[{}].fanout: must be {} (got {})", who, l,
-                                         last ? ">= 0 (0 = any)" : ">= 1", level.fanout));
+                                         any_size ? ">= 0 (0 = any)" : ">= 1", level.fanout));
         }
         if (level.radix && *level.radix < 1) {
             throw InputError(fmt::format("{}: levels[{}].radix: must be >= 1 or unset (got {})",
@@ -214,6 +217,12 @@ RankLayout::RankLayout(const Machine& machine, int nodes, int ranks_per_node) : 
                                      nodes, ranks_per_node, std::numeric_limits<int>::max()));
     }
 
+    if (machine.levels.size() == 1 && nodes > 1) {
+        throw InputError(fmt::format(
+            "{}: {} nodes do not fit: a machine of one level is a single node; run 1 node, or "
+            "add a system level above the node",
+            who, nodes));
+    }
     // Nodes a system of bounded size can hold: product of the fanouts above the node level.
     if (machine.levels.back().fanout > 0) {
         std::int64_t capacity = 1;

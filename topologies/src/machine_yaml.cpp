@@ -234,16 +234,16 @@ class YamlMachineReader {
             fail(anchor(entry), path,
                  "expected a list of levels, innermost first (node, optional groups, system)");
         }
-        if (entry.value.size() < 2) {
+        if (entry.value.size() < 1) {
             fail(anchor(entry), path,
-                 fmt::format("needs at least 2 levels, innermost first (node, optional groups, "
-                             "system); got {}",
-                             entry.value.size()));
+                 "needs at least 1 level, innermost first (node, optional groups, system); got 0");
         }
         std::vector<Level> result;
         for (std::size_t i = 0; i < entry.value.size(); ++i) {
-            result.push_back(
-                level(entry.value[i], fmt::format("levels[{}]", i), i + 1 == entry.value.size()));
+            // The first level holds the devices: its fanout is required even when it is the
+            // only level.
+            const bool last = i > 0 && i + 1 == entry.value.size();
+            result.push_back(level(entry.value[i], fmt::format("levels[{}]", i), last));
         }
         return result;
     }

@@ -94,7 +94,8 @@ struct Machine {
     std::string name;
     std::string description;
     std::optional<int> device_radix;  // send slots and receive slots per device; empty = unlimited
-    std::vector<Level> levels;        // innermost first; at least node and system
+    std::vector<Level> levels;        // innermost first: node, groups, system; one level: the
+                                      // node is the whole system
     ComputeCosts compute;
     Placement placement;
     Sharing sharing = Sharing::fifo;
@@ -105,8 +106,9 @@ struct Machine {
     friend bool operator==(const Machine&, const Machine&) = default;
 };
 
-// Throws InputError (naming machine and field) unless: at least two levels (node ... system),
-// devices per node >= 1, every level but the last has fanout >= 1 (the last: 0 = any), every
+// Throws InputError (naming machine and field) unless: at least one level (node ... system; a
+// single level is one node whose table prices every message), devices per node >= 1, every level
+// but the last has fanout >= 1 (the last, when not the node: 0 = any), every
 // radix >= 1, every table valid, compute costs finite and >= 0, explicit placement nodes >= 0,
 // rendezvous >= 1, capacities finite and > 0 and only with fair sharing.
 // The loaders call it; code that builds a Machine by hand should too.
