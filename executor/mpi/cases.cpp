@@ -1,0 +1,152 @@
+#include "cases.hpp"
+
+#include <fmt/format.h>
+#include <functional>
+#include <optional>
+
+#include "piccolo/error.hpp"
+#include "piccolo/executor/data.hpp"
+#include "piccolo/verify.hpp"
+#include "runner.hpp"
+#include "timing.hpp"
+
+namespace piccolo::exec {
+
+namespace {
+
+// Runs `step` on every rank; an InputError on any rank becomes a RankError on all of them, so
+// that no rank goes on to wait for a partner that has stopped.
+void agree(const Context& context, const std::function<void()>& step) {
+    std::string message;
+    int failed = -1;
+    try {
+        step();
+    } catch (const InputError& e) {
+        message = e.what();
+        failed = context.rank;
+    }
+    int any = -1;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, context.comm);
+    if (any >= 0) throw RankError(any, 2, message);
+}
+
+Timing timed(const Context& context, const RunOptions& options, const TimedOperation& op) {
+    try {
+        return time_operation(context.comm, options.timing, op);
+    } catch (const WrongResult& e) {
+        throw RankError(e.rank, 1, e.what());
+    }
+}
+
+void fill(Row& row, const Timing& timing) {
+    row.median_s = timing.summary.median;
+    row.ci_low_s = timing.summary.ci_low;
+    row.ci_high_s = timing.summary.ci_high;
+    row.runs = timing.runs;
+}
+
+MPI_Datatype mpi_type(Element element) {
+    return element == Element::f64   ? MPI_DOUBLE
+           : element == Element::f32 ? MPI_FLOAT
+                                     : MPI_UNSIGNED_CHAR;
+}
+
+// Names the case in an error, so that a failure in a sweep says which schedule failed.
+std::string label(const Schedule& s) {
+    return fmt::format("{} {}{} ({} style, {} ranks, {} B)", to_string(s.shape.collective),
+                       s.algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",
+                       s.style.empty() ? "file's" : s.style, s.shape.ranks, s.shape.bytes);
+}
+
+Row run_checked(const Context& context, const Schedule& schedule, const RunOptions& options);
+
+}  // namespace
+
+Row run_schedule(const Context& context, const Schedule& schedule, const RunOptions& options) {
+    try {
+        return run_checked(context, schedule, options);
+    } catch (const RankError& e) {
+        throw RankError(e.rank, e.status, fmt::format("{}: {}", label(schedule), e.what()));
+    }
+}
+
+namespace {
+
+Row run_checked(const Context& context, const Schedule& schedule, const RunOptions& options) {
+    RankPlan plan;
+    std::optional<MpiRunner> runner;
+    agree(context, [&] {
+        if (schedule.shape.ranks != context.size)
+            throw InputError(
+                fmt::format("the schedule is for {} ranks but {} are running; start "
+                            "it with mpirun -n {}",
+                            schedule.shape.ranks, context.size, schedule.shape.ranks));
+        std::vector<TaskId> order;
+        if (auto v = verify_structure(schedule, order))
+            throw InputError(fmt::format("the schedule is malformed: {}", v->message));
+        const Element element = choose_element(schedule.shape, options.element);
+        plan = compile_plan(schedule, order, context.rank, element);
+        runner.emplace(plan, context.comm);
+    });
+    std::vector<std::byte> arena(plan.arena_bytes);
+    const Images images = make_images(schedule.shape, plan.element, context.rank);
+    const TimedOperation op{[&] { prepare(plan, images, arena); }, [&] { runner->run(arena); },
+                            [&] { return check_result(plan, images, arena); }};
+    Row row{std::string(to_string(schedule.shape.collective)),
+            schedule.algorithm,
+            schedule.k,
+            schedule.style.empty() ? std::string("file") : schedule.style,
+            schedule.shape.bytes,
+            std::string(to_string(plan.element))};
+    fill(row, timed(context, options, op));
+    unsigned long long mine[2] = {plan.staged_bytes, plan.dropped_waits}, all[2] = {};
+    MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, context.comm);
+    row.staged_bytes = all[0];
+    row.dropped_waits = all[1];
+    return row;
+}
+
+}  // namespace
+
+Row run_reference(const Context& context, Collective collective, std::uint64_t bytes,
+                  const RunOptions& options) {
+    const bool gather = collective == Collective::allgather;
+    const CollectiveShape shape{collective, context.size, bytes,
+                                gather ? static_cast<std::uint32_t>(context.size) : 1U};
+    Element element = Element::u8;
+    agree(context, [&] {
+        element = choose_element(shape, options.element);
+        if (bytes > std::uint64_t{INT32_MAX})
+            throw InputError(
+                fmt::format("--sizes: {} bytes is more than one MPI call counts", bytes));
+    });
+    const Images images = make_images(shape, element, context.rank);
+    std::vector<std::byte> result(images.expected.size());
+    const auto count = static_cast<int>(gather ? bytes : bytes / element_bytes(element));
+    const std::byte* mine = images.input.data() + (gather ? bytes * context.rank : 0);
+    const TimedOperation op{
+        [&] { std::fill(result.begin(), result.end(), poison); },
+        [&] {
+            if (gather)
+                MPI_Allgather(mine, count, MPI_BYTE, result.data(), count, MPI_BYTE, context.comm);
+            else
+                MPI_Allreduce(mine, result.data(), count, mpi_type(element), MPI_SUM, context.comm);
+        },
+        [&]() -> std::optional<std::string> {
+            for (std::size_t i = 0; i < result.size(); ++i)
+                if (result[i] != images.expected[i])
+                    return fmt::format("rank {}: the MPI library's {} got byte {} wrong",
+                                       context.rank, gather ? "MPI_Allgather" : "MPI_Allreduce", i);
+            return std::nullopt;
+        }};
+    Row row{std::string(to_string(collective)),
+            gather ? "MPI_Allgather" : "MPI_Allreduce",
+            0,
+            "library",
+            bytes,
+            std::string(to_string(element))};
+    fill(row, timed(context, options, op));
+    return row;
+}
+
+}  // namespace piccolo::exec

@@ -1,0 +1,127 @@
+#include "options.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "piccolo/error.hpp"
+#include "piccolo/generate.hpp"
+#include "size_parse.hpp"
+
+namespace piccolo::exec {
+
+namespace {
+
+struct RawOptions {
+    std::vector<std::string> collectives{"allgather", "allreduce"};
+    std::vector<std::string> algorithms;
+    std::vector<int> radices;
+    std::vector<std::string> styles{"mpi"};
+    std::vector<std::string> sizes;
+    std::string type = "auto";
+};
+
+// "8,1KiB" and ranges "8-4MiB" (doubling).
+std::vector<std::uint64_t> parse_sizes(const std::vector<std::string>& items) {
+    std::vector<std::uint64_t> out;
+    for (const std::string& item : items) {
+        const std::size_t dash = item.find('-', 1);
+        if (dash == std::string::npos) {
+            out.push_back(cli::parse_bytes(item, "--sizes"));
+            continue;
+        }
+        const std::uint64_t first = cli::parse_bytes(item.substr(0, dash), "--sizes");
+        const std::uint64_t last = cli::parse_bytes(item.substr(dash + 1), "--sizes");
+        if (last < first)
+            throw InputError(fmt::format("--sizes: '{}' is not a range a-b with a <= b", item));
+        for (std::uint64_t v = first; v <= last; v *= 2) out.push_back(v);
+    }
+    return out;
+}
+
+void finish(const RawOptions& raw, RunOptions& o) {
+    for (const std::string& c : raw.collectives) {
+        try {
+            o.collectives.push_back(parse_collective(c));
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("--collective: {}", e.what()));
+        }
+    }
+    for (const std::string& a : raw.algorithms) {
+        try {
+            o.algorithms.emplace_back(find_algorithm(a).name);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("--algorithm: {}", e.what()));
+        }
+    }
+    if (o.algorithms.empty())
+        for (const AlgorithmInfo& info : algorithms()) o.algorithms.emplace_back(info.name);
+    for (int k : raw.radices)
+        if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
+    o.radices = raw.radices;
+    for (const std::string& s : raw.styles) {
+        try {
+            o.styles.push_back(parse_style(s));
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("--style: {}", e.what()));
+        }
+    }
+    o.sizes = parse_sizes(raw.sizes);
+    if (o.sizes.empty() && o.schedule_file.empty()) o.sizes = {8};
+    if (raw.type != "auto") o.element = parse_element(raw.type);
+    if (o.check_only) o.timing = {0, 1, 1, 1.0, 0.0};
+    if (o.timing.min_runs < 1 || o.timing.max_runs < o.timing.min_runs || o.timing.warmup < 0)
+        throw InputError("--min-runs/--max-runs/--warmup: need 0 <= warmup, 1 <= min <= max");
+}
+
+}  // namespace
+
+Parsed parse_options(int argc, char** argv, bool print) {
+    CLI::App app{
+        "piccolo-run-mpi: runs piccolo schedules over MPI point-to-point with real buffers, "
+        "checks every byte of the result and times them (and the MPI library's own collective)"};
+    RunOptions o;
+    RawOptions raw;
+    app.add_option("--schedule", o.schedule_file, "run this schedule XML file (piccolo gen -o)");
+    app.add_option("-c,--collective", raw.collectives, "allgather, allreduce (default both)")
+        ->delimiter(',');
+    app.add_option("-a,--algorithm", raw.algorithms, "ring, k-ring, rd, rm, prd, prm (default all)")
+        ->delimiter(',');
+    app.add_option("-k,--radix", raw.radices, "radices to run (default every valid k)")
+        ->delimiter(',');
+    app.add_option("--style", raw.styles, "mpi, nccl, pipelined (default mpi)")->delimiter(',');
+    app.add_option("-s,--sizes", raw.sizes,
+                   "bytes per rank (Allgather) or vector bytes (Allreduce): 8,4KiB or 8-4MiB")
+        ->delimiter(',');
+    app.add_option("--type", raw.type, "Allreduce element: auto, double, float, byte");
+    app.add_option("--warmup", o.timing.warmup, "untimed runs first");
+    app.add_option("--min-runs", o.timing.min_runs, "timed runs at least");
+    app.add_option("--max-runs", o.timing.max_runs, "timed runs at most");
+    app.add_option("--target-ci", o.timing.target_ci, "stop at this relative CI half-width");
+    app.add_option("--budget", o.timing.budget_s, "seconds per case after --min-runs");
+    app.add_flag("--check-only", o.check_only, "one checked run per case, no timing");
+    app.add_flag("!--no-reference", o.reference, "do not time MPI_Allgather / MPI_Allreduce");
+    app.add_flag("--allow-race", o.allow_race,
+                 "run a schedule the verifier finds a race in (to watch it go wrong)");
+    app.add_option("--node-size", o.node_size,
+                   "pretend nodes of this many consecutive ranks (default: shared memory)");
+    app.add_option("--csv", o.csv_file, "also write the rows as CSV");
+    app.add_option("--json", o.json_file, "also write the rows as JSON");
+    app.add_flag("-q,--quiet", o.quiet, "no table on stdout");
+    for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+    try {
+        app.parse(argc, argv);
+        finish(raw, o);
+    } catch (const CLI::CallForHelp& e) {
+        if (print) app.exit(e);
+        return {std::nullopt, 0};
+    } catch (const CLI::ParseError& e) {
+        if (print) fmt::print(stderr, "piccolo-run-mpi: error: {} (see --help)\n", e.what());
+        return {std::nullopt, 2};
+    } catch (const InputError& e) {
+        if (print) fmt::print(stderr, "piccolo-run-mpi: error: {}\n", e.what());
+        return {std::nullopt, 2};
+    }
+    return {std::move(o), 0};
+}
+
+}  // namespace piccolo::exec
