@@ -22,6 +22,9 @@ constexpr double G_floor = 1e-15;    // s/B, i.e. 1 PB/s
 // A segment whose lines miss the medians by more than this (RMS, relative) is flagged: LogGP
 // lines fit clean measurements within a few percent.
 constexpr double noisy_residual = 0.2;
+// The segmentation is cubic in the number of sizes; a profile measures a few dozen (sizes x2
+// plus refinements), so this many only comes from a malformed or synthetic file.
+constexpr std::size_t max_sizes_per_level = 512;
 
 struct Series {
     std::vector<double> prtt1, prtt_n, prtt_nd, o_r, delays;
@@ -116,8 +119,8 @@ SegmentFit fit_segment(const std::vector<SizePoint>& points, Piece piece) {
 // Table rows of one segment: g and G from the segment's gap line, o_s from its o_s line (the
 // per-size value is a small difference of round trips, too noisy on its own), o_r as measured at
 // that size, and L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G with the measured PRTT(1,0,s). Two
-// adjustments keep the rows consistent with the engine's semantics (DESIGN.md "LogGP
-// semantics") while preserving the measured half round trip o_s + (s-1)G + L + o_r exactly:
+// adjustments keep the rows consistent with the engine's semantics (sim/README.md, "The LogGP
+// contract the engine implements") while preserving the measured half round trip o_s + (s-1)G + L + o_r exactly:
 //  - o_s <= g, or back-to-back sends would be spaced max(o_s, g) + (s-1)G, more than the
 //    measured gap (a blocking send that spans the transfer counts it in o_s);
 //  - L >= the segment's latency at its first size: when the receive call itself copies the
@@ -275,6 +278,12 @@ LevelFit fit_level(const std::string& origin, const LevelSeries& series,
                    const FitOptions& options) {
     LevelFit level;
     level.level = series.name;
+    if (series.by_size.size() > max_sizes_per_level) {
+        throw InputError(
+            fmt::format("{}: level '{}': samples at {} message sizes; the fit takes "
+                        "at most {} (drop sizes or merge runs)",
+                        origin, series.name, series.by_size.size(), max_sizes_per_level));
+    }
     for (const auto& [bytes, s] : series.by_size) {
         level.points.push_back(summarize_size(origin, series.name, bytes, s));
     }
@@ -448,9 +457,10 @@ void describe_execution(const RawData& raw, const ProfileFit& fit, Machine& mach
         const double peak = *std::max_element(r.throughput.begin(), r.throughput.end());
         machine.levels.front().capacity = peak;
         machine.sharing = Sharing::fair;
-        note(fmt::format("level {}: capacity {:.2f} GB/s, the plateau of the device probe "
-                         "(shared fairly by every transfer inside a {})",
-                         machine.levels.front().name, peak / 1e9, machine.levels.front().name));
+        note(
+            fmt::format("level {}: capacity {:.2f} GB/s, the plateau of the device probe "
+                        "(shared fairly by every transfer inside a {})",
+                        machine.levels.front().name, peak / 1e9, machine.levels.front().name));
     }
 }
 
@@ -512,6 +522,8 @@ Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::s
             note("compute: permute priced as a copy (no permutation kernel on CPU ranks)");
         }
     }
+    // What is written must load again: the same checks as any machine file.
+    validate_machine(machine);
     return machine;
 }
 

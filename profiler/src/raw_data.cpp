@@ -8,11 +8,14 @@
 #include <cmath>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <string_view>
 
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
+#include "piccolo/machine.hpp"
 
 namespace piccolo::profiler {
 namespace {
@@ -20,6 +23,11 @@ namespace {
 constexpr std::array<std::string_view, 7> column_names = {"level", "kind", "n",      "delay_s",
                                                           "bytes", "rep",  "seconds"};
 constexpr const char* row_hint = "each data row is level,kind,n,delay_s,bytes,rep,seconds";
+// Bounds on sample values: far beyond real measurements, they keep the fit's arithmetic finite
+// (sizes convert to double and back; products of times stay below the double range).
+constexpr double kMaxSeconds = 1e6;                      // one sample, one delay
+constexpr std::size_t kMaxBytes = std::size_t{1} << 48;  // one message
+constexpr int kMaxTrain = 1 << 20;                       // n, messages in one train
 
 std::string_view trim(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r");
@@ -45,14 +53,21 @@ class LineContext {
     }
 
     template <typename Int>
-    Int integer(std::string_view field, std::string_view text, Int min_value) const {
+    Int integer(std::string_view field, std::string_view text, Int min_value,
+                Int max_value = std::numeric_limits<Int>::max()) const {
         Int value{};
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error == std::errc::result_out_of_range && end == text.data() + text.size()) {
+            fail(field, fmt::format("{} is above the maximum {}", excerpt(text), max_value));
+        }
         if (error != std::errc{} || end != text.data() + text.size()) {
-            fail(field, fmt::format("'{}' is not an integer ({})", text, row_hint));
+            fail(field, fmt::format("'{}' is not an integer ({})", excerpt(text), row_hint));
         }
         if (value < min_value) {
             fail(field, fmt::format("{} is below the minimum {}", value, min_value));
+        }
+        if (value > max_value) {
+            fail(field, fmt::format("{} is above the maximum {}", value, max_value));
         }
         return value;
     }
@@ -61,10 +76,14 @@ class LineContext {
         double value = 0;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (error != std::errc{} || end != text.data() + text.size()) {
-            fail(field, fmt::format("'{}' is not a number ({})", text, row_hint));
+            fail(field, fmt::format("'{}' is not a number ({})", excerpt(text), row_hint));
         }
         if (!std::isfinite(value) || value < 0) {
-            fail(field, fmt::format("{} must be finite and not negative", text));
+            fail(field, fmt::format("{} must be finite and not negative", excerpt(text)));
+        }
+        if (value > kMaxSeconds) {
+            fail(field,
+                 fmt::format("{} s is above the maximum {:g} s", excerpt(text), kMaxSeconds));
         }
         return value;
     }
@@ -79,7 +98,8 @@ SampleKind parse_kind(const LineContext& context, std::string_view text) {
     if (text == "o_r") return SampleKind::o_r;
     if (text == "radix") return SampleKind::radix;
     if (text == "compute") return SampleKind::compute;
-    context.fail("kind", fmt::format("unknown kind '{}' (use prtt, o_r, radix or compute)", text));
+    context.fail("kind",
+                 fmt::format("unknown kind '{}' (use prtt, o_r, radix or compute)", excerpt(text)));
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -110,12 +130,33 @@ void parse_header_line(const LineContext& context, std::string_view comment, Raw
         const std::string_view fanout =
             space == std::string_view::npos ? std::string_view{} : trim(value.substr(space));
         if (!is_name(name) || fanout.empty()) {
-            context.fail("level",
-                         fmt::format("'{}' is not 'NAME FANOUT' (e.g. '# level: node 4')", value));
+            context.fail("level", fmt::format("'{}' is not 'NAME FANOUT' (e.g. '# level: node 4')",
+                                              excerpt(value)));
+        }
+        if (data.levels.size() >= static_cast<std::size_t>(kMaxLevels)) {
+            context.fail("level", fmt::format("more than {} level lines", kMaxLevels));
         }
         data.levels.push_back({std::string(name), context.integer<int>("level", fanout, 0)});
     } else {
         data.info.emplace_back(std::string(key), std::string(value));
+    }
+}
+
+// The level lines become the machine's levels (piccolo fit): the same rules as a machine file,
+// checked here so that fit never writes a YAML that sim then refuses.
+void check_levels(const LineContext& context, const std::vector<LevelInfo>& levels) {
+    if (levels.size() == 1) {
+        context.fail("level", fmt::format("one '# level:' line ({}); list every level innermost "
+                                          "first, at least node and system",
+                                          levels.front().name));
+    }
+    for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+        if (levels[i].fanout < 1) {
+            context.fail("level",
+                         fmt::format("level '{}' has fanout {}; every level but the last needs "
+                                     "fanout >= 1 (devices per node, nodes per group)",
+                                     levels[i].name, levels[i].fanout));
+        }
     }
 }
 
@@ -169,7 +210,7 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
     while (std::getline(in, line)) {
         ++line_number;
         const LineContext context(origin, line_number);
-        const std::string_view text = trim(line);
+        const std::string_view text = trim(line_number == 1 ? strip_utf8_bom(line) : line);
         if (text.empty()) continue;
         if (text.front() == '#') {
             if (!have_header) parse_header_line(context, text.substr(1), data);
@@ -181,8 +222,9 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
                 std::equal(fields.begin(), fields.end(), column_names.begin(), column_names.end());
             if (!matches) {
                 context.fail("header", fmt::format("expected the column line '{}', got '{}'",
-                                                   raw_csv_columns, text));
+                                                   raw_csv_columns, excerpt(text)));
             }
+            check_levels(context, data.levels);
             have_header = true;
             continue;
         }
@@ -192,14 +234,14 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
         }
         RawSample sample;
         if (!is_name(fields[0])) {
-            context.fail("level",
-                         fmt::format("'{}' is not a level name (letters, digits, _-.)", fields[0]));
+            context.fail("level", fmt::format("'{}' is not a level name (letters, digits, _-.)",
+                                              excerpt(fields[0])));
         }
         sample.level = std::string(fields[0]);
         sample.kind = parse_kind(context, fields[1]);
-        sample.n = context.integer<int>("n", fields[2], 1);
+        sample.n = context.integer<int>("n", fields[2], 1, kMaxTrain);
         sample.delay = context.real("delay_s", fields[3]);
-        sample.bytes = context.integer<std::size_t>("bytes", fields[4], 1);
+        sample.bytes = context.integer<std::size_t>("bytes", fields[4], 1, kMaxBytes);
         sample.rep = context.integer<int>("rep", fields[5], 0);
         sample.seconds = context.real("seconds", fields[6]);
         if (sample.seconds <= 0) context.fail("seconds", "a duration must be positive");
@@ -221,11 +263,7 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
 }
 
 RawData read_raw_csv(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) {
-        throw InputError(
-            fmt::format("{}: cannot open raw profile CSV (check the path)", file.string()));
-    }
+    std::istringstream in(read_input_file(file, "raw profile CSV", kMaxRawProfileBytes));
     return parse_raw_csv(in, file.string());
 }
 

@@ -7,6 +7,7 @@
 
 #include "algorithms.hpp"
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
 #include "radix_plan.hpp"
 
 namespace piccolo {
@@ -83,7 +84,8 @@ std::string_view to_string(Style style) {
 Style parse_style(std::string_view name) {
     for (Style style : all_styles)
         if (name == to_string(style)) return style;
-    throw InputError(fmt::format("unknown style '{}' (known: mpi, nccl, pipelined)", name));
+    throw InputError(
+        fmt::format("unknown style '{}' (known: mpi, nccl, pipelined)", excerpt(name)));
 }
 
 std::span<const AlgorithmInfo> algorithms() {
@@ -96,7 +98,7 @@ const AlgorithmInfo& find_algorithm(std::string_view name) {
     std::vector<std::string_view> names;
     for (const AlgorithmInfo& info : registry) names.push_back(info.name);
     throw InputError(
-        fmt::format("unknown algorithm '{}' (known: {})", name, fmt::join(names, ", ")));
+        fmt::format("unknown algorithm '{}' (known: {})", excerpt(name), fmt::join(names, ", ")));
 }
 
 Schedule generate(const GenerateRequest& request) {

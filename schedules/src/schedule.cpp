@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
 
 namespace piccolo {
 
@@ -34,7 +35,7 @@ std::string_view to_string(TaskKind kind) {
 Collective parse_collective(std::string_view name) {
     if (name == "allgather") return Collective::allgather;
     if (name == "allreduce") return Collective::allreduce;
-    throw InputError("unknown collective '" + std::string(name) +
+    throw InputError("unknown collective '" + excerpt(name) +
                      "' (expected allgather or allreduce)");
 }
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <iterator>
 #include <limits>
@@ -16,6 +15,7 @@
 
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/input_file.hpp"
 
 namespace piccolo {
 
@@ -25,6 +25,8 @@ std::string LoadedSchedule::where(TaskId task) const {
 }
 
 namespace {
+
+constexpr std::uint64_t kFewRanks = 4096;
 
 // One list per task as read (ids not yet resolved), rows back to back.
 template <class T>
@@ -59,7 +61,10 @@ class XmlReader {
             fail(parsed.offset, fmt::format("not well-formed XML: {}", parsed.description()));
         const pugi::xml_node root = document_.document_element();
         if (std::string_view(root.name()) != "collective")
-            fail(root, fmt::format("root element is <{}>, expected <collective>", root.name()));
+            fail(root,
+                 fmt::format("root element is <{}>, expected <collective>", excerpt(root.name())));
+        for (pugi::xml_node node = root.first_child(); node; node = node.next_sibling())
+            task_count_ += node.type() == pugi::node_element ? 1 : 0;
         read_header(root);
 
         for (pugi::xml_node node = root.first_child(); node; node = node.next_sibling()) {
@@ -67,6 +72,7 @@ class XmlReader {
             read_task(node);
         }
         close_rows();
+        check_rank_count(root);
         if (!dense_) sort_by_id();
         resolve(raw_deps_, result_.schedule.deps, "deps");
         if (any_sent_) resolve(raw_sent_, result_.schedule.sent_deps, "sent_deps");
@@ -115,8 +121,8 @@ class XmlReader {
         const char* last = first + value.size();
         const auto [end, error] = std::from_chars(first, last, parsed);
         if (error != std::errc() || end != last || value.empty() || parsed < min_value)
-            fail(node,
-                 fmt::format("{}: must be an integer >= {} (got \"{}\")", name, min_value, value));
+            fail(node, fmt::format("{}: must be an integer >= {} (got \"{}\")", name, min_value,
+                                   excerpt(value)));
         return parsed;
     }
 
@@ -137,6 +143,9 @@ class XmlReader {
             fail(root, fmt::format("name: {}", e.what()));
         }
         s.shape.ranks = integer<Rank>(root, "nodes", required(root, "nodes"), 1);
+        if (s.shape.ranks > kMaxScheduleRanks)
+            fail(root, fmt::format("nodes: {} ranks is more than the {} a schedule may have",
+                                   s.shape.ranks, kMaxScheduleRanks));
         const auto buffer =
             integer<std::uint64_t>(root, "buffer_size", required(root, "buffer_size"), 0);
         s.algorithm = root.attribute("algorithm").as_string("");
@@ -158,6 +167,15 @@ class XmlReader {
                 segments ? integer<std::uint32_t>(root, "segments", segments.value(), 1) : 1;
         }
         payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
+        // The verifier keeps a record per (rank, piece); allgather has a block per rank.
+        const std::uint64_t pairs =
+            std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks);
+        if (pairs > kMaxRankPieces)
+            fail(root,
+                 fmt::format("nodes x {}: {} x {} is more than the {} (rank, {}) pairs a "
+                             "schedule may have",
+                             payload_name_, s.shape.ranks, s.shape.pieces, kMaxRankPieces,
+                             s.shape.collective == Collective::allgather ? "block" : "segment"));
     }
 
     std::uint32_t intern_size(std::uint64_t bytes) {
@@ -177,8 +195,8 @@ class XmlReader {
         const bool transfer = element == "transfer";
         result_.lines.push_back(line_of(node));
         if (!transfer && element != "compute")
-            fail(node,
-                 fmt::format("unknown element <{}> (expected <transfer> or <compute>)", element));
+            fail(node, fmt::format("unknown element <{}> (expected <transfer> or <compute>)",
+                                   excerpt(element)));
         const char *id = nullptr, *size = nullptr, *src = nullptr, *dst = nullptr, *rank = nullptr,
                    *kind = nullptr, *deps = nullptr, *sent = nullptr, *pieces = nullptr;
         for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
@@ -221,8 +239,8 @@ class XmlReader {
             else if (k == "copy")
                 s.kind.push_back(TaskKind::copy);
             else
-                fail(node,
-                     fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)", k));
+                fail(node, fmt::format("kind: unknown compute kind \"{}\" (reduce, permute, copy)",
+                                       excerpt(k)));
             const Rank r = integer<Rank>(node, "rank", need(rank, "rank"), 0);
             s.src.push_back(r);
             s.dst.push_back(r);
@@ -255,11 +273,15 @@ class XmlReader {
         ext_ids_.push_back(id);
     }
 
-    // "1,4,7-9" (ranges ascend, inclusive); "-1" alone (deps only) means none.
+    // "1,4,7-9" (ranges ascend, inclusive); "-1" alone (deps only) means none. Dependencies name
+    // tasks of this file and pieces are below `pieces`, so a longer range is a typo (say
+    // "0-99999999999"): it is refused before it is expanded, and so is a file whose lists add up
+    // to more than kMaxListItems.
     template <class Int>
     void parse_list(const pugi::xml_node& node, const char* name, std::string_view text,
                     std::vector<Int>& out, bool allow_none) {
         if (text.empty() || (allow_none && text == "-1")) return;
+        const std::uint64_t span_limit = allow_none ? task_count_ : result_.schedule.shape.pieces;
         std::size_t pos = 0;
         while (pos <= text.size()) {
             const std::size_t comma = std::min(text.find(',', pos), text.size());
@@ -269,13 +291,34 @@ class XmlReader {
             std::int64_t last = first;
             if (dash != std::string_view::npos)
                 last = integer<std::int64_t>(node, name, item.substr(dash + 1), first);
-            // A range longer than 2^26 cannot be a list of real ids or pieces; refuse it rather
-            // than expand a typo like "0-99999999999" into billions of entries.
-            if (last > std::numeric_limits<Int>::max() || last - first > (1 << 26))
-                fail(node, fmt::format("{}: value out of range in \"{}\"", name, item));
-            for (std::int64_t v = first; v <= last; ++v) out.push_back(static_cast<Int>(v));
+            const auto count = static_cast<std::uint64_t>(last - first) + 1;  // last >= first >= 0
+            if (last > std::numeric_limits<Int>::max() || count > span_limit)
+                fail(node, fmt::format("{}: value out of range in \"{}\"", name, excerpt(item)));
+            list_items_ += count;
+            if (list_items_ > kMaxListItems)
+                fail(node, fmt::format("{}: the lists of the file name more than {} ids in all; "
+                                       "is a range mistyped?",
+                                       name, kMaxListItems));
+            for (std::uint64_t i = 0; i < count; ++i)
+                out.push_back(static_cast<Int>(first + static_cast<std::int64_t>(i)));
             pos = comma + 1;
         }
+    }
+
+    // Every rank of a collective takes part in a transfer, and a transfer involves two ranks:
+    // more ranks than that cannot be a real schedule (and would make the simulator allocate for
+    // each of them). Up to kFewRanks are let through, so that a small broken file gets the
+    // verifier's more precise message.
+    void check_rank_count(const pugi::xml_node& root) const {
+        const Schedule& s = result_.schedule;
+        const auto transfers = static_cast<std::uint64_t>(
+            std::count(s.kind.begin(), s.kind.end(), TaskKind::transfer));
+        const auto ranks = static_cast<std::uint64_t>(s.shape.ranks);
+        if (ranks > kFewRanks && ranks > 2 * transfers)
+            fail(root, fmt::format("nodes: {} ranks, but the file's {} transfer{} at most {}; "
+                                   "nodes is the number of ranks",
+                                   ranks, transfers, transfers == 1 ? " involves" : "s involve",
+                                   2 * transfers));
     }
 
     void close_rows() {
@@ -359,6 +402,8 @@ class XmlReader {
     bool any_sent_ = false;
     bool dense_ = true;
     std::uint32_t last_size_class_ = 0;  // ids so far are 0, 1, 2, ...
+    std::uint64_t task_count_ = 0;       // elements under <collective>, counted before reading
+    std::uint64_t list_items_ = 0;       // ids and pieces of every list so far
     std::size_t line_cursor_ = 0;
 };
 
@@ -369,15 +414,8 @@ LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin) {
 }
 
 LoadedSchedule read_schedule_xml(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open (check the path)", file.string()));
-    in.seekg(0, std::ios::end);
-    const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
-    in.seekg(0, std::ios::beg);
-    std::string text(size, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return parse_schedule_xml(std::move(text), file.string());
+    return parse_schedule_xml(read_input_file(file, "schedule", kMaxScheduleFileBytes),
+                              file.string());
 }
 
 }  // namespace piccolo

@@ -81,5 +81,16 @@ TEST_CASE("malformed raw CSVs: InputError with one line naming file and line") {
         CHECK(message.find('\n') == std::string::npos);
         ++cases;
     }
-    CHECK(cases == 16);
+    CHECK(cases == 21);
+}
+
+TEST_CASE("raw CSV with a UTF-8 byte-order mark reads as without it") {
+    std::istringstream plain("level,kind,n,delay_s,bytes,rep,seconds\nnode,prtt,1,0,8,0,1e-6\n");
+    std::istringstream marked(
+        "\xEF\xBB\xBFlevel,kind,n,delay_s,bytes,rep,seconds\nnode,prtt,1,0,8,0,1e-6\n");
+    const RawData a = parse_raw_csv(plain, "plain.csv");
+    const RawData b = parse_raw_csv(marked, "marked.csv");
+    REQUIRE(b.samples.size() == 1);
+    CHECK(b.samples[0].bytes == a.samples[0].bytes);
+    CHECK(b.samples[0].seconds == a.samples[0].seconds);
 }

@@ -149,7 +149,7 @@ TEST_CASE("validate_machine names the broken field") {
     Machine zero_radix = three_levels();
     zero_radix.levels[0].radix = 0;
     CHECK(error_of(zero_radix) ==
-          "machine 'three': levels[0].radix: must be >= 1 or unset (got 0)");
+          "machine 'three': levels[0].radix: must be 1..4096 or unset (got 0)");
     Machine no_table = three_levels();
     no_table.levels[2].loggp = LogGPTable();
     CHECK(error_of(no_table) ==

@@ -36,6 +36,15 @@ TEST_CASE("CSV profile: rows as written (L without the overheads), interpolated 
     CHECK(table.at(1e9) == table.rows()[2].params);
 }
 
+TEST_CASE("CSV with a UTF-8 byte-order mark (spreadsheets write one): read as without it") {
+    const LogGPTable table = load_loggp_csv(kData + "bom.csv");
+    REQUIRE(table.rows().size() == 1);
+    CHECK(table.rows()[0].bytes == 1);
+    CHECK(table.rows()[0].params.G == 1.2e-11);
+    const Machine machine = load_piccl_topology(kData + "piccl-bom.xml");
+    CHECK(machine.levels.front().loggp == table);
+}
+
 TEST_CASE("CSV with Windows line endings") {
     const LogGPTable table = load_loggp_csv(kData + "l1.csv");
     REQUIRE(table.rows().size() == 1);

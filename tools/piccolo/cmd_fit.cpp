@@ -25,7 +25,12 @@ struct FitCommandOptions {
 void run_fit(const FitCommandOptions& o) {
     const profiler::RawData raw = profiler::read_raw_csv(o.raw);
     const profiler::ProfileFit fit = profiler::fit_profile(raw, o.raw);
-    const std::string yaml = profiler::profile_yaml(raw, fit);
+    std::string yaml;
+    try {
+        yaml = profiler::profile_yaml(raw, fit);
+    } catch (const InputError& error) {  // the fitted machine is invalid: say which file
+        throw InputError(fmt::format("{}: {}", o.raw, error.what()));
+    }
     write_text_file(o.output, yaml);
     if (o.output == "-") return;
     // The report is in the YAML header too; show it when the YAML went to a file.

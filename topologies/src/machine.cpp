@@ -126,9 +126,13 @@ void validate_machine(const Machine& machine) {
             "system); got 0",
             who));
     }
-    if (machine.device_radix && *machine.device_radix < 1) {
-        throw InputError(fmt::format("{}: device_radix: must be >= 1 or unset (got {})", who,
-                                     *machine.device_radix));
+    if (machine.levels.size() > kMaxLevels) {
+        throw InputError(fmt::format("{}: levels: at most {} levels (got {})", who, kMaxLevels,
+                                     machine.levels.size()));
+    }
+    if (machine.device_radix && (*machine.device_radix < 1 || *machine.device_radix > kMaxRadix)) {
+        throw InputError(fmt::format("{}: device_radix: must be 1..{} or unset (got {})", who,
+                                     kMaxRadix, *machine.device_radix));
     }
     for (std::size_t l = 0; l < machine.levels.size(); ++l) {
         const Level& level = machine.levels[l];
@@ -143,9 +147,9 @@ void validate_machine(const Machine& machine) {
             throw InputError(fmt::format("{}: levels[{}].fanout: must be {} (got {})", who, l,
                                          any_size ? ">= 0 (0 = any)" : ">= 1", level.fanout));
         }
-        if (level.radix && *level.radix < 1) {
-            throw InputError(fmt::format("{}: levels[{}].radix: must be >= 1 or unset (got {})",
-                                         who, l, *level.radix));
+        if (level.radix && (*level.radix < 1 || *level.radix > kMaxRadix)) {
+            throw InputError(fmt::format("{}: levels[{}].radix: must be 1..{} or unset (got {})",
+                                         who, l, kMaxRadix, *level.radix));
         }
         if (level.rendezvous && *level.rendezvous < 1) {
             throw InputError(
@@ -212,9 +216,9 @@ RankLayout::RankLayout(const Machine& machine, int nodes, int ranks_per_node) : 
             who, devices, ranks_per_node));
     }
     const std::int64_t ranks = std::int64_t{nodes} * ranks_per_node;
-    if (ranks > std::numeric_limits<int>::max()) {
+    if (ranks > kMaxRanks) {
         throw InputError(fmt::format("{}: {} nodes x {} ranks per node exceeds {} ranks", who,
-                                     nodes, ranks_per_node, std::numeric_limits<int>::max()));
+                                     nodes, ranks_per_node, kMaxRanks));
     }
 
     if (machine.levels.size() == 1 && nodes > 1) {

@@ -3,12 +3,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,6 +13,7 @@
 
 #include "detail.hpp"
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
 #include "piccolo/machine_io.hpp"
 
 namespace piccolo {
@@ -137,7 +135,7 @@ class YamlMachineReader {
             if (!key.IsScalar()) fail(key, path, "keys must be plain words");
             const std::string name = key.Scalar();
             if (std::find(known.begin(), known.end(), name) == known.end()) {
-                fail(key, child(path, name),
+                fail(key, child(path, excerpt(name)),
                      fmt::format("unknown key (known keys here: {})", join(known)));
             }
             if (result.has(name)) {
@@ -156,6 +154,9 @@ class YamlMachineReader {
 
     std::string text(const Entry& entry, std::string_view path) const {
         if (!entry.value.IsScalar()) fail(anchor(entry), path, "expected a text value");
+        // The writer emits UTF-8 only; other bytes would not read back the same.
+        if (!is_utf8(entry.value.Scalar()))
+            fail(anchor(entry), path, "not valid UTF-8 text (save the file as UTF-8)");
         return entry.value.Scalar();
     }
 
@@ -167,7 +168,7 @@ class YamlMachineReader {
         const std::optional<double> value = detail::parse_double(scalar);
         if (!value) {
             fail(anchor(entry), path,
-                 fmt::format("expected a number in {} (got '{}')", unit, scalar));
+                 fmt::format("expected a number in {} (got '{}')", unit, excerpt(scalar)));
         }
         if (auto problem = detail::nonnegative_problem(*value)) fail(anchor(entry), path, *problem);
         return *value;
@@ -180,7 +181,7 @@ class YamlMachineReader {
         if (!entry.value.IsScalar() || !value) {
             fail(anchor(entry), path,
                  fmt::format("expected a whole number >= {} ({}), got '{}'", minimum, meaning,
-                             scalar));
+                             excerpt(scalar)));
         }
         if (*value < minimum) {
             fail(anchor(entry), path,
@@ -200,7 +201,7 @@ class YamlMachineReader {
             known += known.empty() ? "" : " or ";
             known += name;
         }
-        fail(anchor(entry), path, fmt::format("expected {} (got '{}')", known, value));
+        fail(anchor(entry), path, fmt::format("expected {} (got '{}')", known, excerpt(value)));
     }
 
     Style style(const Entry& entry) const {
@@ -223,9 +224,15 @@ class YamlMachineReader {
 
     std::optional<int> radix(const Entry& entry, std::string_view path) const {
         if (entry.value.IsScalar() && entry.value.Scalar() == "unlimited") return std::nullopt;
-        return integer(entry, path, 1,
-                       "concurrent transfers per direction; 'unlimited' or omit the key for no "
-                       "limit");
+        const int value = integer(entry, path, 1,
+                                  "concurrent transfers per direction; 'unlimited' or omit the key "
+                                  "for no limit");
+        if (value > kMaxRadix)
+            fail(anchor(entry), path,
+                 fmt::format("must be <= {} concurrent transfers per direction, got {}; use "
+                             "'unlimited' or omit the key for no limit",
+                             kMaxRadix, value));
+        return value;
     }
 
     std::vector<Level> levels(const Entry& entry) const {
@@ -233,6 +240,10 @@ class YamlMachineReader {
         if (!entry.value.IsSequence()) {
             fail(anchor(entry), path,
                  "expected a list of levels, innermost first (node, optional groups, system)");
+        }
+        if (entry.value.size() > kMaxLevels) {
+            fail(anchor(entry), path,
+                 fmt::format("at most {} levels (got {})", kMaxLevels, entry.value.size()));
         }
         if (entry.value.size() < 1) {
             fail(anchor(entry), path,
@@ -394,7 +405,7 @@ class YamlMachineReader {
                 result.kind = PlacementKind::round_robin;
                 return result;
             }
-            fail(anchor(entry), path, fmt::format("{} (got '{}')", expected, kind));
+            fail(anchor(entry), path, fmt::format("{} (got '{}')", expected, excerpt(kind)));
         }
         if (!entry.value.IsMap()) fail(anchor(entry), path, expected);
         constexpr std::array<std::string_view, 1> keys{"list"};
@@ -438,14 +449,8 @@ Machine parse_machine_yaml(std::string_view text, const std::string& origin) {
 }
 
 Machine load_machine_yaml(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(
-            fmt::format("{}: cannot open machine file ({})", file.string(), std::strerror(errno)));
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return parse_machine_yaml(buffer.str(), file.string());
+    return parse_machine_yaml(read_input_file(file, "machine file", kMaxMachineFileBytes),
+                              file.string());
 }
 
 }  // namespace piccolo

@@ -17,22 +17,12 @@
 
 #include "detail.hpp"
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
 #include "piccolo/machine_io.hpp"
 
 namespace piccolo {
 
 namespace {
-
-std::string read_text(const std::filesystem::path& file, std::string_view what) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(
-            fmt::format("{}: cannot open {} ({})", file.string(), what, std::strerror(errno)));
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
 
 std::string_view trim(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r");
@@ -72,7 +62,10 @@ class PicclTopologyReader {
     explicit PicclTopologyReader(std::filesystem::path file) : file_(std::move(file)) {}
 
     Machine read() {
-        text_ = read_text(file_, "PICCL topology");
+        text_ = read_input_file(file_, "PICCL topology", kMaxMachineFileBytes);
+        for (std::size_t at = text_.find('\n'); at != std::string::npos;
+             at = text_.find('\n', at + 1))
+            newline_offsets_.push_back(at);
         pugi::xml_document doc;
         const pugi::xml_parse_result parsed =
             doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
@@ -82,7 +75,8 @@ class PicclTopologyReader {
         }
         const pugi::xml_node topo = doc.document_element();
         if (std::string_view(topo.name()) != "topo") {
-            fail(topo, fmt::format("expected a PICCL <topo> root element (got <{}>)", topo.name()));
+            fail(topo, fmt::format("expected a PICCL <topo> root element (got <{}>)",
+                                   excerpt(topo.name())));
         }
         check_attributes(topo, {"num_nodes", "num_levels"});
 
@@ -91,7 +85,7 @@ class PicclTopologyReader {
             if (child.type() != pugi::node_element) continue;
             if (std::string_view(child.name()) != "group") {
                 fail(child, fmt::format("<topo> may only contain <group> elements (got <{}>)",
-                                        child.name()));
+                                        excerpt(child.name())));
             }
             roots.push_back(child);
         }
@@ -101,7 +95,10 @@ class PicclTopologyReader {
                                    roots.size()));
         }
         const int top_level = attribute_int(roots.front(), "level");
-        if (top_level < 0) fail(roots.front(), "level: must be >= 0");
+        if (top_level < 0 || top_level >= kMaxLevels)
+            fail(roots.front(), fmt::format("level: must be 0..{} (piccolo models at most {} "
+                                            "levels), got {}",
+                                            kMaxLevels - 1, kMaxLevels, top_level));
         groups_by_level_.resize(static_cast<std::size_t>(top_level) + 1);
         read_group(roots.front(), top_level);
 
@@ -109,7 +106,7 @@ class PicclTopologyReader {
             const int expected = attribute_int(topo, "num_levels");
             if (expected != top_level + 1) {
                 fail(topo, fmt::format("num_levels=\"{}\" but the groups have levels 0..{}",
-                                       a.value(), top_level));
+                                       excerpt(a.value()), top_level));
             }
         }
         if (topo.attribute("num_nodes")) {
@@ -129,15 +126,19 @@ class PicclTopologyReader {
     }
 
     [[noreturn]] void fail_group(const pugi::xml_node& group, std::string_view problem) const {
-        fail(group,
-             fmt::format("<group level=\"{}\" id=\"{}\">: {}", group.attribute("level").value(),
-                         group.attribute("id").value(), problem));
+        fail(group, fmt::format("<group level=\"{}\" id=\"{}\">: {}",
+                                excerpt(group.attribute("level").value(), 40),
+                                excerpt(group.attribute("id").value(), 40), problem));
     }
 
+    // Binary search over newline offsets taken once: counting newlines from the start for
+    // every element made large topologies quadratic.
     [[nodiscard]] int line_at(std::ptrdiff_t offset) const {
         if (offset < 0) return 1;
-        const auto end = text_.begin() + std::min<std::ptrdiff_t>(offset, text_.size());
-        return 1 + static_cast<int>(std::count(text_.begin(), end, '\n'));
+        const auto at = static_cast<std::size_t>(offset);
+        return 1 + static_cast<int>(
+                       std::lower_bound(newline_offsets_.begin(), newline_offsets_.end(), at) -
+                       newline_offsets_.begin());
     }
 
     void check_attributes(const pugi::xml_node& element,
@@ -148,7 +149,7 @@ class PicclTopologyReader {
                 for (std::string_view k : known)
                     list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
                 fail(element, fmt::format("<{}>: unknown attribute '{}' (known: {})",
-                                          element.name(), a.name(), list));
+                                          element.name(), excerpt(a.name()), list));
             }
         }
     }
@@ -159,7 +160,7 @@ class PicclTopologyReader {
         const std::optional<int> value = detail::parse_int(trim(a.value()));
         if (!value) {
             fail(element, fmt::format("<{}>: {}=\"{}\" is not a whole number", element.name(), name,
-                                      a.value()));
+                                      excerpt(a.value())));
         }
         return *value;
     }
@@ -168,7 +169,16 @@ class PicclTopologyReader {
     // folder, then each folder above it (which finds PICCL's root for files inside PICCL), then
     // the current directory. The first candidate keeps the topology's own spelling, so error
     // messages show the path the way the user wrote the topology's.
-    std::filesystem::path resolve(const pugi::xml_node& group, std::string_view written) const {
+    // Many groups name the same file: each spelling is looked up once.
+    std::filesystem::path resolve(const pugi::xml_node& group, std::string_view written) {
+        const auto known = resolved_.find(std::string(written));
+        if (known != resolved_.end()) return known->second;
+        std::filesystem::path found = search(group, written);
+        resolved_.emplace(std::string(written), found);
+        return found;
+    }
+
+    std::filesystem::path search(const pugi::xml_node& group, std::string_view written) const {
         const std::filesystem::path path(written);
         if (path.is_absolute()) {
             if (std::filesystem::exists(path)) return path;
@@ -184,7 +194,7 @@ class PicclTopologyReader {
         }
         fail_group(group, fmt::format("param_file \"{}\" not found (looked beside the topology, "
                                       "in the folders above it and in the current directory)",
-                                      written));
+                                      excerpt(written)));
     }
 
     void read_group(const pugi::xml_node& group, int expected_level) {
@@ -222,7 +232,7 @@ class PicclTopologyReader {
                 if (name != "node") {
                     fail_group(group, fmt::format("a level 0 group (one machine node) may only "
                                                   "contain <node id=\"rank\"/> elements (got <{}>)",
-                                                  name));
+                                                  excerpt(name)));
                 }
                 check_attributes(child, {"id"});
                 const int rank = attribute_int(child, "id");
@@ -235,7 +245,7 @@ class PicclTopologyReader {
                 if (name != "group") {
                     fail_group(group, fmt::format("a group of level >= 1 may only contain "
                                                   "<group> elements (got <{}>)",
-                                                  name));
+                                                  excerpt(name)));
                 }
                 read_group(child, info.level - 1);
             }
@@ -329,16 +339,22 @@ class PicclTopologyReader {
 
     std::filesystem::path file_;
     std::string text_;
-    std::vector<std::vector<GroupInfo>> groups_by_level_;  // [level] in document order
-    std::map<int, std::pair<int, int>> device_node_;       // PICCL <node id> (rank) -> (node, line)
-    int nodes_ = 0;                                        // level 0 groups seen so far
+    std::vector<std::size_t> newline_offsets_;               // of text_, ascending
+    std::map<std::string, std::filesystem::path> resolved_;  // param_file as written -> found
+    std::vector<std::vector<GroupInfo>> groups_by_level_;    // [level] in document order
+    std::map<int, std::pair<int, int>> device_node_;  // PICCL <node id> (rank) -> (node, line)
+    int nodes_ = 0;                                   // level 0 groups seen so far
 };
 
 }  // namespace
 
 LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
-    const std::string text = read_text(csv_file, "LogGP profile");
-    const std::string file = csv_file.string();
+    return parse_loggp_csv(read_input_file(csv_file, "LogGP profile", kMaxMachineFileBytes),
+                           csv_file.string());
+}
+
+LogGPTable parse_loggp_csv(std::string_view csv_text, const std::string& file) {
+    const std::string text(strip_utf8_bom(csv_text));
     const std::string header_hint =
         "PICCL LogGP profiles are CSV with the header s,L,o_s,o_r,g,G (bytes, then seconds, "
         "G in seconds per byte)";
@@ -357,7 +373,7 @@ LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
                 throw InputError(
                     fmt::format("{}:{}: expected the header s,L,o_s,o_r,g,G (got '{}'); "
                                 "{}",
-                                file, line_number, line, header_hint));
+                                file, line_number, excerpt(line), header_hint));
             }
             header_seen = true;
             continue;
@@ -371,7 +387,7 @@ LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
             const std::optional<double> value = detail::parse_double(fields[c]);
             if (!value) {
                 throw InputError(fmt::format("{}:{}: column {}: expected a number (got '{}')", file,
-                                             line_number, kCsvColumns[c], fields[c]));
+                                             line_number, kCsvColumns[c], excerpt(fields[c])));
             }
             if (auto problem = detail::nonnegative_problem(*value)) {
                 throw InputError(fmt::format("{}:{}: column {}: {}", file, line_number,
@@ -380,7 +396,7 @@ LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
             values[c] = *value;
         }
         // PICCL's fit sets L = PRTT(1,0,s)/2, half a round trip, which already contains o_s + o_r;
-        // piccolo's L is the wire latency alone (DESIGN.md, Profiler), so the overheads come off
+        // piccolo's L is the wire latency alone (profiler/README.md), so the overheads come off
         // here rather than being counted twice in every message. Never below zero.
         const double wire_latency = std::max(0.0, values[1] - values[2] - values[3]);
         LogGPRow row{values[0], LogGP{wire_latency, values[2], values[3], values[4], values[5]}};

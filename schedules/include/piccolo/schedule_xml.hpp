@@ -1,5 +1,6 @@
 #pragma once
-// Schedule XML at the edge: piccolo's format, a superset of PICCL's (see DESIGN.md, "XML format").
+// Schedule XML at the edge: piccolo's format, a superset of PICCL's (schedules/README.md, "XML
+// format").
 
 #include <cstdint>
 #include <filesystem>
@@ -23,6 +24,12 @@ struct LoadedSchedule {
 std::string schedule_to_xml(const Schedule& schedule);
 void write_schedule_xml(const Schedule& schedule, std::ostream& out);  // streams in 1 MiB pieces
 void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& file);
+
+// What a file may ask for. Far above real schedules; they keep a malformed or hostile file from
+// allocating gigabytes before it is refused.
+inline constexpr std::int32_t kMaxScheduleRanks = 1 << 24;               // the nodes attribute
+inline constexpr std::uint64_t kMaxRankPieces = std::uint64_t{1} << 24;  // nodes x pieces
+inline constexpr std::uint64_t kMaxListItems = std::uint64_t{1} << 25;  // deps + payload ids, total
 
 // Throws InputError "FILE:LINE: problem" on malformed input (syntax, missing or non-integer
 // attributes, duplicate ids, dependencies on unknown ids). Semantic checks are the verifier's.

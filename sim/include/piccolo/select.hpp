@@ -1,7 +1,7 @@
 #pragma once
 // The selector: sweeps (collective x algorithm x k x size x scale) through the engine in parallel
-// (oneTBB), ranks the candidates and reports the best algorithm and k per point (DESIGN.md,
-// "Selector"). Output formats live in select_emit.hpp.
+// (oneTBB), ranks the candidates and reports the best algorithm and k per point
+// (docs/architecture.md, "Selector"). Output formats live in select_emit.hpp.
 //
 // Message size: per-rank contribution for Allgather, vector size for Allreduce (MPICH's
 // avg_msg_size).

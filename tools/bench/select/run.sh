@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The selector benchmark of issue 4 (tools/bench/README.md, "Selector"), on a release build:
+# The selector benchmark (tools/bench/README.md, "Selector"), on a release build:
 #  1. `piccolo select` with no arguments, end to end (all cores): wall time;
 #  2. `piccolo select --threads 1` and `--threads 2`, alternated so that both see the same
 #     background load: wall times and the speedup;

@@ -13,6 +13,12 @@
 
 namespace piccolo {
 
+// Limits on what a machine description may ask for: far above real machines (a few levels, tens
+// of lanes), they keep a malformed file from making the simulator allocate gigabytes.
+inline constexpr int kMaxLevels = 32;
+inline constexpr int kMaxRadix = 4096;     // device_radix, levels[].radix
+inline constexpr int kMaxRanks = 1 << 24;  // nodes x ranks per node of one run
+
 // LogGP parameters in seconds (L, o_s, o_r, g) and seconds per byte (G).
 struct LogGP {
     double L = 0, o_s = 0, o_r = 0, g = 0, G = 0;
@@ -106,11 +112,11 @@ struct Machine {
     friend bool operator==(const Machine&, const Machine&) = default;
 };
 
-// Throws InputError (naming machine and field) unless: at least one level (node ... system; a
-// single level is one node whose table prices every message), devices per node >= 1, every level
-// but the last has fanout >= 1 (the last, when not the node: 0 = any), every
-// radix >= 1, every table valid, compute costs finite and >= 0, explicit placement nodes >= 0,
-// rendezvous >= 1, capacities finite and > 0 and only with fair sharing.
+// Throws InputError (naming machine and field) unless: at least one level and at most kMaxLevels
+// (node ... system; a single level is one node whose table prices every message), devices per
+// node >= 1, every level but the last has fanout >= 1 (the last, when not the node: 0 = any),
+// every radix in 1..kMaxRadix, every table valid, compute costs finite and >= 0, explicit
+// placement nodes >= 0, rendezvous >= 1, capacities finite and > 0 and only with fair sharing.
 // The loaders call it; code that builds a Machine by hand should too.
 void validate_machine(const Machine& machine);
 

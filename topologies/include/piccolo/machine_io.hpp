@@ -21,6 +21,7 @@ Machine load_piccl_topology(const std::filesystem::path& xml_file);
 // Columns s,L,o_s,o_r,g,G. PICCL's L is half a round trip and includes o_s + o_r; the loader
 // converts it to piccolo's wire latency L - o_s - o_r (at least 0).
 LogGPTable load_loggp_csv(const std::filesystem::path& csv_file);
+LogGPTable parse_loggp_csv(std::string_view text, const std::string& origin);
 
 // Presets shipped in configs/machines/ and embedded in the binary.
 std::vector<std::string> preset_names();

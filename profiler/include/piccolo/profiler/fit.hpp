@@ -1,5 +1,5 @@
 #pragma once
-// From raw PRTT samples to LogGP tables (DESIGN.md "Profiler"):
+// From raw PRTT samples to LogGP tables (profiler/README.md, "Method"):
 //   gap(s) = [PRTT(n,0,s) - PRTT(1,0,s)] / (n-1)     fitted piecewise as g + (s-1) G
 //   o_s(s) = [PRTT(n,d,s) - PRTT(1,0,s)] / (n-1) - d with d = PRTT(1,0,s)
 //   o_r(s) measured at the receiver

@@ -1,0 +1,32 @@
+#pragma once
+// Whole input files read with a size cap: a file named by the user may be /dev/zero, a FIFO or a
+// multi-gigabyte mistake, and the readers must fail with one line rather than run out of memory.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace piccolo {
+
+// Caps per kind of input; each is far above any real file of that kind.
+inline constexpr std::size_t kMaxMachineFileBytes = std::size_t{64} << 20;  // YAML, PICCL, CSV
+inline constexpr std::size_t kMaxRawProfileBytes = std::size_t{256} << 20;  // profiler raw CSV
+inline constexpr std::size_t kMaxScheduleFileBytes = std::size_t{4} << 30;  // schedule XML
+
+// The whole file, read in pieces (so devices and pipes work too). Throws InputError
+// "FILE: cannot open WHAT (reason)" or "FILE: WHAT larger than N MiB (...)".
+std::string read_input_file(const std::filesystem::path& file, std::string_view what,
+                            std::size_t max_bytes);
+
+// At most `limit` characters of `text` for an error message, with "..." when cut: a one-line
+// error must stay readable when the input holds a megabyte-long header or attribute.
+std::string excerpt(std::string_view text, std::size_t limit = 200);
+
+// Whether `text` is well-formed UTF-8 (no stray continuation bytes, overlong forms or surrogates).
+bool is_utf8(std::string_view text);
+
+// `text` without a leading UTF-8 byte-order mark (spreadsheets write one before CSV headers).
+std::string_view strip_utf8_bom(std::string_view text);
+
+}  // namespace piccolo
