@@ -163,7 +163,7 @@ TEST_CASE("compare: one-line errors naming the option") {
     CHECK(run({"compare", "--format", "yaml"}) ==
           "--format: 'yaml' is not one of table, csv, json");
     CHECK(run({"select", "--set", "node.radix=0"}) ==
-          "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be >= 1 or "
+          "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be 1..4096 or "
           "unset (got 0)");
 }
 

@@ -129,7 +129,7 @@ TEST_CASE("bad overrides: one line naming the override") {
     CHECK(error_of("delta", {"system.G*-1"}) ==
           "--set system.G*-1: LogGP table row 0: G: must be finite and >= 0 (got -5e-11)");
     CHECK(error_of("delta", {"node.radix=0"}) ==
-          "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be >= 1 or "
+          "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be 1..4096 or "
           "unset (got 0)");
     CHECK(error_of("delta", {"node.capacity=2e11"}) ==
           "--set node.capacity=2e11: machine 'delta[node.capacity=2e11]': levels[0].capacity: an "
@@ -137,7 +137,7 @@ TEST_CASE("bad overrides: one line naming the override") {
     // The override blamed is the one that broke the machine, not the last one given.
     CHECK(error_of("delta", {"device_radix=0", "sharing=fair"}) ==
           "--set device_radix=0: machine 'delta[device_radix=0,sharing=fair]': device_radix: must "
-          "be >= 1 or unset (got 0)");
+          "be 1..4096 or unset (got 0)");
     // Overrides act together: capacity before sharing=fair is fine.
     CHECK(error_of("delta", {"node.capacity=2e11", "sharing=fair"}) == "no error");
 }
