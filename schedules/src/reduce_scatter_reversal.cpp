@@ -4,11 +4,14 @@
 // Reversing every transfer (a->b becomes b->a) and every dependency turns that tree into one that
 // gathers segment s towards rank s: a rank first receives the partial sums of its subtree, folds
 // them in with one `reduce`, then sends the result to its parent. Dependencies of the Allgather
-// that carry no data (round synchronisation) are reversed as they are and keep their kind: a
-// send that waited for its rank's previous send (delivered or sent) becomes a send of the other
-// rank that waits for that rank's previous send, the same way. Rank s ends with the full sum of
-// segment s, which the Allgather then distributes unchanged; in the round-synchronous styles its
-// first round also waits for the rank's last reduce-scatter sends, as one round after another.
+// that carry no data (round synchronisation) keep their kind. A wait for a receive reverses into
+// a wait for a receive of the same rank. A wait for the rank's own previous send (delivered or
+// sent) cannot simply be reversed: the two sends may have gone to different ranks (k-ring's last
+// inter-group round, then its first intra-group one), and no rank can wait for another's send.
+// It becomes what it means in the reversed rounds: the reversed send waits, the same way, for the
+// next send of its own rank, the reversal of the next transfer into it. Rank s ends with the full
+// sum of segment s, which the Allgather then distributes unchanged; in the round-synchronous styles
+// its first round also waits for the rank's last reduce-scatter sends, as one round after another.
 #include <vector>
 
 #include "algorithms.hpp"
@@ -50,15 +53,41 @@ class Reversal {
         return ag_.deps.row(t).empty() && ag_.sent_deps_of(t).empty();
     }
 
+    // For every Allgather transfer, the next transfer into the same rank (no_dep: none).
+    [[nodiscard]] std::vector<TaskId> next_into_same_rank() const {
+        std::vector<TaskId> next(n_, ScheduleBuilder::no_dep), last(p_, ScheduleBuilder::no_dep);
+        for (TaskId t = n_; t-- > 0;) {
+            next[t] = last[ag_.dst[t]];
+            last[ag_.dst[t]] = t;
+        }
+        return next;
+    }
+
     void reduce_scatter() {
+        const std::vector<TaskId> next_into = next_into_same_rank();
         std::vector<TaskId> data, deps, sent;
+        // A wait of `next` for t, a send of the same rank, in the reversed rounds.
+        auto own_send_wait = [&](TaskId t) {
+            return next_into[t] == ScheduleBuilder::no_dep ? ScheduleBuilder::no_dep
+                                                           : reversed_[next_into[t]];
+        };
         for (TaskId t = n_; t-- > 0;) {  // ids are topological, so successors come first here
             data.clear();
             deps.clear();
             sent.clear();
-            for (TaskId next : successors_.delivered.row(t))
-                (carries_on(t, next) ? data : deps).push_back(reversed_[next]);
-            for (TaskId next : successors_.sent.row(t)) sent.push_back(reversed_[next]);
+            bool waits_on_own_send = false, sent_wait = false;
+            for (TaskId next : successors_.delivered.row(t)) {
+                if (carries_on(t, next))
+                    data.push_back(reversed_[next]);
+                else if (ag_.src[next] == ag_.src[t])
+                    waits_on_own_send = true;
+                else
+                    deps.push_back(reversed_[next]);
+            }
+            if (successors_.sent.rows() > 0)  // the sends a sent dependency waits for are its own
+                sent_wait = !successors_.sent.row(t).empty();
+            if (waits_on_own_send) deps.push_back(own_send_wait(t));
+            if (sent_wait) sent.push_back(own_send_wait(t));
             const std::uint32_t segment = block(t);
             const Rank holder = ag_.dst[t];
             if (!data.empty())

@@ -70,8 +70,8 @@ namespace {
 // The reverse of a dependency list of n tasks.
 Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n) {
     Csr<TaskId> succ;
+    if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
     succ.offsets.assign(n + 1, 0);
-    if (deps.rows() == 0) return succ;
     for (TaskId d : deps.items) ++succ.offsets[d + 1];
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
     succ.items.resize(deps.items.size());

@@ -55,6 +55,12 @@ std::optional<Violation> check_task(const Schedule& s, TaskId t) {
                 fmt::format("sent_deps: {} is not a transfer (only a transfer is sent; "
                             "list it in deps)",
                             describe(s, d)));
+        // Only the sender learns that its send completed: no rank can wait for another's.
+        if (s.src[d] != s.src[t])
+            return bad(
+                fmt::format("sent_deps: {} is another rank's send (a task can wait only "
+                            "for its own rank's sends to be sent; list it in deps)",
+                            describe(s, d)));
     }
     if (!s.has_payload()) return std::nullopt;
 
@@ -137,8 +143,9 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
         ready.pop();
         order.push_back(t);
         for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
-            for (TaskId next : list->row(t))
-                if (--missing[next] == 0) ready.push(next);
+            if (list->rows() > 0)
+                for (TaskId next : list->row(t))
+                    if (--missing[next] == 0) ready.push(next);
     }
     return std::nullopt;
 }

@@ -76,7 +76,22 @@ TEST_CASE("deleting the dependency of a reduce-scatter send on its reduce is a r
 }
 
 TEST_CASE("a sent dependency delivers no data") {
-    // Rank 1 forwards block 0, which task 0 brings it, after task 0 is merely *sent*: a race.
+    // Rank 1 forwards block 0, which task 0 brings it, after its own send of block 1 (task 1)
+    // is merely *sent*: nothing waited for block 0 to arrive, a race.
+    const std::string xml =
+        "<collective name=\"allgather\" nodes=\"3\" buffer_size=\"3\">\n"
+        "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\" blocks=\"0\"/>\n"
+        "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"0\" deps=\"-1\" blocks=\"1\"/>\n"
+        "<transfer id=\"2\" size=\"1\" src=\"1\" dst=\"2\" deps=\"-1\" sent_deps=\"1\" "
+        "blocks=\"0\"/>\n"
+        "</collective>\n";
+    CHECK(message(parse_schedule_xml(xml, "m.xml").schedule) ==
+          "task id=2 (transfer 1->2): uses block 0 on rank 1, but task id=0 (transfer 0->1) that "
+          "put it there is not in its dependency closure (missing dependency)");
+}
+
+TEST_CASE("a task can wait only for its own rank's sends to be sent") {
+    // Only rank 0 learns when task 0 is sent; rank 1 cannot wait for that.
     const std::string xml =
         "<collective name=\"allgather\" nodes=\"3\" buffer_size=\"3\">\n"
         "<transfer id=\"0\" size=\"1\" src=\"0\" dst=\"1\" deps=\"-1\" blocks=\"0\"/>\n"
@@ -84,8 +99,8 @@ TEST_CASE("a sent dependency delivers no data") {
         "blocks=\"0\"/>\n"
         "</collective>\n";
     CHECK(message(parse_schedule_xml(xml, "m.xml").schedule) ==
-          "task id=1 (transfer 1->2): uses block 0 on rank 1, but task id=0 (transfer 0->1) that "
-          "put it there is not in its dependency closure (missing dependency)");
+          "task id=1 (transfer 1->2): sent_deps: task id=0 (transfer 0->1) is another rank's send "
+          "(a task can wait only for its own rank's sends to be sent; list it in deps)");
 }
 
 TEST_CASE("a sent dependency on a rank's own send reaches what that send waited for") {

@@ -96,7 +96,7 @@ class Schedule {
     // Successor lists (the reverse of deps and of sent_deps), built on demand.
     struct Successors {
         Csr<TaskId> delivered;  // tasks that list this one in deps
-        Csr<TaskId> sent;       // tasks that list this one in sent_deps
+        Csr<TaskId> sent;       // tasks that list this one in sent_deps; rows() == 0 when none do
     };
     [[nodiscard]] Successors successors() const;
 };
