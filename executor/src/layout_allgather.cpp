@@ -238,17 +238,7 @@ class GatherOps {
             append_run(reads, {where_[b], at, block_});
             at += block_;
         }
-        if (reads.size() == 1) {
-            op.offset = reads.front().from;
-        } else {
-            op.offset = arena_.allocate(op.bytes);
-            std::uint64_t to = op.offset;
-            for (Run r : reads) {
-                append_run(op.copies, {r.from, to, r.bytes});
-                to += r.bytes;
-            }
-            layout_.staged_bytes += op.bytes;
-        }
+        stage_reads(op, reads, arena_, layout_.staged_bytes);
         layout_.ops.push_back(std::move(op));
     }
 

@@ -59,17 +59,7 @@ class ReduceOps {
             append_run(reads, {where_[seg], at, s_.shape.piece_bytes(seg)});
             at += s_.shape.piece_bytes(seg);
         }
-        if (reads.size() == 1) {
-            op.offset = reads.front().from;
-        } else {
-            op.offset = arena_.allocate(op.bytes);
-            std::uint64_t to = op.offset;
-            for (Run r : reads) {
-                append_run(op.copies, {r.from, to, r.bytes});
-                to += r.bytes;
-            }
-            layout_.staged_bytes += op.bytes;
-        }
+        stage_reads(op, reads, arena_, layout_.staged_bytes);
         layout_.ops.push_back(std::move(op));
     }
 

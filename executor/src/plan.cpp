@@ -54,6 +54,21 @@ Element choose_element(const CollectiveShape& shape, std::optional<Element> want
 
 namespace detail {
 
+void stage_reads(LocalOp& op, const std::vector<Run>& reads, Arena& arena,
+                 std::uint64_t& staged_bytes) {
+    if (reads.size() == 1) {
+        op.offset = reads.front().from;
+        return;
+    }
+    op.offset = arena.allocate(op.bytes);
+    std::uint64_t to = op.offset;
+    for (Run r : reads) {
+        append_run(op.copies, {r.from, to, r.bytes});
+        to += r.bytes;
+    }
+    staged_bytes += op.bytes;
+}
+
 void append_run(std::vector<Run>& runs, Run run) {
     if (!runs.empty()) {
         Run& last = runs.back();
