@@ -14,6 +14,7 @@
 #include "options.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/profiler/run_info.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "piccolo/verify.hpp"
 
@@ -40,15 +41,6 @@ class MpiSession {
   private:
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
 
 // Nodes as the profiler finds them: --node-size consecutive ranks, or shared-memory domains.
 RunHeader describe(const Context& c, const RunOptions& o) {
@@ -79,7 +71,7 @@ RunHeader describe(const Context& c, const RunOptions& o) {
     MPI_Get_library_version(library, &length);
     h.mpi_library = std::string(library, library + length);
     h.mpi_library = h.mpi_library.substr(0, h.mpi_library.find_first_of(",\n"));
-    h.date = utc_now();
+    h.date = profiler::utc_now();
     h.command_line = o.command_line;
     return h;
 }

@@ -19,6 +19,7 @@
 
 #include "piccolo/error.hpp"
 #include "piccolo/profiler/fit.hpp"
+#include "piccolo/profiler/run_info.hpp"
 
 namespace piccolo::profiler {
 namespace {
@@ -71,15 +72,6 @@ struct LevelPlan {
     int fanout = 0;
     std::optional<std::pair<int, int>> pair;  // (client, partner) world ranks
 };
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
 
 std::vector<int> allgather(MPI_Comm comm, int mine, int size) {
     std::vector<int> all(static_cast<std::size_t>(size));
