@@ -7,6 +7,7 @@
 
 #include "piccolo/compare.hpp"
 #include "piccolo/machine_io.hpp"
+#include "point_json.hpp"
 
 namespace piccolo {
 
@@ -39,13 +40,7 @@ Json machine_choice(const Comparison& c, std::size_t machine, std::size_t point)
 }
 
 Json point_json(const Comparison& c, std::size_t point) {
-    const PointSelection& p = c.results[0].points[point];
-    Json j;
-    j["collective"] = to_string(p.collective);
-    j["nodes"] = p.scale.nodes;
-    j["ppn"] = p.scale.ranks_per_node;
-    j["ranks"] = p.scale.ranks();
-    j["size_bytes"] = p.bytes;
+    Json j = detail::point_identity(c.results[0].points[point]);
     Json choices = Json::array();
     for (std::size_t m = 0; m < c.results.size(); ++m)
         choices.push_back(machine_choice(c, m, point));

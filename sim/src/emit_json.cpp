@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "piccolo/select_emit.hpp"
+#include "point_json.hpp"
 #include "select_text.hpp"
 
 namespace piccolo {
@@ -64,12 +65,7 @@ Json result_tree(const SelectResult& result) {
     root["notes"] = result.notes;
     Json points = Json::array();
     for (const PointSelection& p : result.points) {
-        Json j;
-        j["collective"] = to_string(p.collective);
-        j["nodes"] = p.scale.nodes;
-        j["ppn"] = p.scale.ranks_per_node;
-        j["ranks"] = p.scale.ranks();
-        j["size_bytes"] = p.bytes;
+        Json j = detail::point_identity(p);
         j["best"] = p.best_outcome() ? choice(*p.best_outcome()) : Json();
         j["baseline"] = p.baseline.empty()
                             ? Json()
