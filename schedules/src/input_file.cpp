@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <system_error>
 #include <fstream>
 
 #include "piccolo/error.hpp"
@@ -36,6 +37,11 @@ std::string read_input_file(const std::filesystem::path& file, std::string_view 
     }
     if (in.bad()) throw InputError(fmt::format("{}: read error on {}", file.string(), what));
     return text;
+}
+
+bool input_file_exists(const std::filesystem::path& file) {
+    std::error_code refused;
+    return std::filesystem::exists(file, refused);
 }
 
 std::string excerpt(std::string_view text, std::size_t limit) {

@@ -181,16 +181,18 @@ class PicclTopologyReader {
     std::filesystem::path search(const pugi::xml_node& group, std::string_view written) const {
         const std::filesystem::path path(written);
         if (path.is_absolute()) {
-            if (std::filesystem::exists(path)) return path;
+            if (input_file_exists(path)) return path;
         } else {
             const std::filesystem::path beside = file_.parent_path() / path;
-            if (std::filesystem::exists(beside)) return beside;
-            std::filesystem::path folder = std::filesystem::absolute(file_).parent_path();
+            if (input_file_exists(beside)) return beside;
+            std::error_code unknown_folder;
+            std::filesystem::path folder =
+                std::filesystem::absolute(file_, unknown_folder).parent_path();
             while (folder.has_relative_path()) {
                 folder = folder.parent_path();
-                if (std::filesystem::exists(folder / path)) return folder / path;
+                if (input_file_exists(folder / path)) return folder / path;
             }
-            if (std::filesystem::exists(path)) return path;
+            if (input_file_exists(path)) return path;
         }
         fail_group(group, fmt::format("param_file \"{}\" not found (looked beside the topology, "
                                       "in the folders above it and in the current directory)",

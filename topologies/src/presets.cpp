@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "piccolo/error.hpp"
+#include "piccolo/input_file.hpp"
 #include "piccolo/machine_io.hpp"
 #include "presets.hpp"
 
@@ -67,7 +68,7 @@ Machine load_machine(std::string_view name_or_file) {
     const std::string extension = lowercase_extension(path);
     if (extension == ".yaml" || extension == ".yml") return load_machine_yaml(path);
     if (extension == ".xml") return load_piccl_topology(path);
-    if (!name_or_file.empty() && std::filesystem::exists(path)) {
+    if (!name_or_file.empty() && input_file_exists(path)) {
         throw InputError(fmt::format(
             "{}: unknown machine file type '{}' (use .yaml/.yml for piccolo machines or .xml for "
             "PICCL topologies)",

@@ -19,6 +19,10 @@ inline constexpr std::size_t kMaxScheduleFileBytes = std::size_t{4} << 30;  // s
 std::string read_input_file(const std::filesystem::path& file, std::string_view what,
                             std::size_t max_bytes);
 
+// Whether a file exists at `file`. Never throws: a name the system refuses (too long, bad
+// bytes) is simply not there, so searches through candidate folders can go on.
+bool input_file_exists(const std::filesystem::path& file);
+
 // At most `limit` characters of `text` for an error message, with "..." when cut: a one-line
 // error must stay readable when the input holds a megabyte-long header or attribute.
 std::string excerpt(std::string_view text, std::size_t limit = 200);
