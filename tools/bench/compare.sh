@@ -3,7 +3,8 @@
 # background load: prints, per case, the best CPU time (user + sys) of each and their ratio.
 # Usage: tools/bench/compare.sh BASELINE_BUILD CANDIDATE_BUILD [repeats]   (default 3)
 # A baseline built before implementation styles existed ignores engine_bench's style argument:
-# its schedules are the pipelined ones.
+# its schedules are the pipelined ones, and its RM schedule is the one the nccl style generates
+# now: "small pipelined", "ring4096 pipelined" and "rm1m nccl" replay the same DAGs in both.
 # e.g. build an older commit in a worktree (git worktree add --detach /tmp/old COMMIT) and run
 #   tools/bench/compare.sh /tmp/old/build/release build/release
 set -euo pipefail
@@ -21,6 +22,7 @@ cases=(
     "engine_bench ring4096 pipelined"
     "engine_bench rm1m"
     "engine_bench rm1m pipelined"
+    "engine_bench rm1m nccl"
     "piccolo sim -a ring --nodes 1024 --bytes 2MiB"
     "piccolo sim -a rm -k 2 --nodes 262144 --bytes 2MiB"
     "piccolo select --threads 1"
