@@ -72,11 +72,11 @@ std::vector<Machine> compare_machines(const CompareOptions& o) {
         o.machines.empty() ? std::vector<std::string>{std::string(default_preset_name())}
                            : o.machines;
     const std::vector<MachineOverride> sets = parse_all(o.sets);
-    const Machine first = load_machine(names.front());
+    const Machine first = load_machine_and_warn(names.front());
     std::vector<Machine> out;
     if (o.vary.empty()) out.push_back(apply_overrides(first, sets));
     for (std::size_t i = 1; i < names.size(); ++i)
-        out.push_back(apply_overrides(load_machine(names[i]), sets));
+        out.push_back(apply_overrides(load_machine_and_warn(names[i]), sets));
     for (const std::string& variant : o.variants) {
         std::vector<MachineOverride> all = sets;
         for (MachineOverride& extra : parse_all(variant_overrides(variant)))
