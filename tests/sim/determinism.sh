@@ -12,7 +12,7 @@ select_into() {  # select_into DIR [--threads N]
     local dir=$1
     shift
     mkdir -p "$dir" &&
-        "$piccolo" select --nodes 1,8,64 --sizes 8-4MiB "$@" -o "$dir/table.txt" --emit csv \
+        "$piccolo" select --nodes 1,8,32 --sizes 8-4MiB "$@" -o "$dir/table.txt" --emit csv \
             -o "$dir/sel.csv" --emit json -o "$dir/sel.json" --emit yaml -o "$dir/sel.yaml" \
             --emit mpich-json -o "$dir/tuning.json" --mpich-version 4.1 --emit openmpi-rules \
             -o "$dir/rules.txt" 2> "$dir/stderr.txt"
