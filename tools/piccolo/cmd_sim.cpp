@@ -152,6 +152,10 @@ void run_sim(const SimCommand& c) {
     if (!c.schedule_file.empty()) {
         if (!c.algorithm.empty())
             throw InputError("give either a schedule file or --algorithm, not both");
+        if (c.ranks != 0)
+            throw InputError(
+                "-p/--ranks: a schedule file brings its own ranks; --ranks is for schedules "
+                "generated with --algorithm");
         if (!c.style.empty())
             throw InputError(
                 "--style: a schedule file brings its own dependencies; --style is for "
