@@ -131,6 +131,26 @@ def read_rows(path):
     return rows
 
 
+def shortest(x):
+    """The shortest text that reads back as x, as piccolo writes numbers: 1, not 1.0."""
+    text = repr(x)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def write_points(path, panels):
+    """The points drawn, panel by panel and line by line, in the order they are drawn."""
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, lineterminator="\n")
+        out.writerow(["collective", "nodes", "ppn", "ranks", "algorithm", "bytes", "k", "speedup",
+                      "best"])
+        for (coll, (ranks, nodes, ppn)), lines in sorted(panels.items()):
+            for algorithm, series in sorted(lines.items()):
+                for r in sorted(series, key=lambda r: r["bytes"]):
+                    out.writerow([coll, nodes, ppn, ranks, algorithm, r["bytes"],
+                                  "" if r["k"] is None else r["k"], shortest(r["speedup"]),
+                                  int(r["best"])])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("input", help="CSV or JSON written by piccolo select")
@@ -138,6 +158,7 @@ def main():
     ap.add_argument("--collective", action="append", help="only these collectives")
     ap.add_argument("--nodes", type=int, action="append", help="only these node counts")
     ap.add_argument("--no-k-labels", action="store_true", help="do not print k at the markers")
+    ap.add_argument("--data", help="also write the plotted points as CSV (one row per marker)")
     args = ap.parse_args()
 
     try:
@@ -158,6 +179,8 @@ def main():
     for r in rows:
         panels[(r["collective"], (r["ranks"], r["nodes"], r["ppn"]))][r["algorithm"]].append(r)
 
+    if args.data:
+        write_points(args.data, panels)
     fig, axes = plt.subplots(len(collectives), len(scales), squeeze=False, sharex=True,
                              figsize=(max(7.0, 4.2 * len(scales)), 3.4 * len(collectives)))
     for i, coll in enumerate(collectives):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tools/plot_selection.py reads every selection output of piccolo select (CSV, JSON, YAML) and
-# refuses each tuning file with one line on stderr, no traceback, exit status 2.
+# tools/plot_selection.py reads every selection output of piccolo select (CSV, JSON, YAML), plots
+# the same points from each (--data) and refuses each tuning file with one line on stderr, no
+# traceback, exit status 2.
 #   plot_inputs.sh PICCOLO PYTHON3 PLOT_SELECTION_PY WORKDIR
 set -uo pipefail
 piccolo=$1 python=$2 plot=$3 work=$4
@@ -12,10 +13,11 @@ mkdir -p "$work" && cd "$work" || exit 1
     { echo "FAIL: piccolo select piccl-env"; exit 1; }
 status=0
 for f in sel.csv sel.json sel.yaml; do
-    if "$python" "$plot" "$f" -o "$f.png" > out.txt 2>&1 && [[ -s $f.png ]]; then
+    if "$python" "$plot" "$f" -o "$f.png" --data "$f.points" > out.txt 2>&1 && [[ -s $f.png ]] &&
+        [[ $(wc -l < "$f.points") -gt 1 ]] && cmp -s sel.csv.points "$f.points"; then
         echo "plotted $f"
     else
-        echo "FAIL: $f: $(cat out.txt)"; status=1
+        echo "FAIL: $f (not the points of sel.csv?): $(cat out.txt)"; status=1
     fi
 done
 declare -A kinds=([tuning.json]=mpich-json [rules.txt]=openmpi-rules [piccl.env]=piccl-env)

@@ -122,3 +122,31 @@ TEST_CASE("PICCL param_file paths relative to PICCL's root are found from the fo
     CHECK(m.levels[0].loggp == load_loggp_csv(kData + "l0.csv"));
     CHECK(m.levels[1].loggp == load_loggp_csv(kData + "l1.csv"));
 }
+
+TEST_CASE("CSV profile: L below o_s + o_r becomes a wire latency of 0, with one warning a row") {
+    ImportWarnings warnings;
+    const std::string csv = kData + "negative-latency.csv";
+    const LogGPTable table = load_loggp_csv(csv, &warnings);
+    // Row 1: 3 - 2 - 1.5 = -0.5 us; row 1024: 6 - 2 - 1.5 = 2.5 us; row 65536: 4 - 3 - 2 = -1 us.
+    REQUIRE(table.rows().size() == 3);
+    CHECK(table.rows()[0].params.L == 0);
+    CHECK(table.rows()[1].params.L == doctest::Approx(2.5e-06).epsilon(1e-12));
+    CHECK(table.rows()[2].params.L == 0);
+    REQUIRE(warnings.size() == 2);
+    CHECK(warnings[0] == csv +
+                             ":2: column L: L - o_s - o_r = 3e-06 - 2e-06 - 1.5e-06 = -5e-07 s is "
+                             "below 0; the wire latency for s = 1 is set to 0 (o_s + o_r alone "
+                             "exceed this half round trip)");
+    CHECK(warnings[1] == csv +
+                             ":4: column L: L - o_s - o_r = 4e-06 - 3e-06 - 2e-06 = -1e-06 s is "
+                             "below 0; the wire latency for s = 65536 is set to 0 (o_s + o_r "
+                             "alone exceed this half round trip)");
+    // Through the topology: the same lines, once for the file however many groups name it.
+    ImportWarnings from_topology;
+    load_machine(kData + "piccl-negative-latency.xml", &from_topology);
+    CHECK(from_topology == warnings);
+    // A profile with every L above o_s + o_r warns of nothing.
+    ImportWarnings none;
+    load_loggp_csv(kData + "l0.csv", &none);
+    CHECK(none.empty());
+}

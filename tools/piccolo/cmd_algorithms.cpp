@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
 
@@ -37,7 +38,7 @@ void run_algorithms(int ranks) {
 void add_algorithms_command(CLI::App& app) {
     auto ranks = std::make_shared<int>(0);
     CLI::App* cmd = app.add_subcommand("algorithms", "List the algorithms and their valid radices");
-    cmd->add_option("-p,--ranks", *ranks, "show the valid k for this number of ranks");
+    add_ranks_option(*cmd, *ranks, "show the valid k for this number of ranks");
     cmd->callback([ranks] { run_algorithms(*ranks); });
 }
 

@@ -9,6 +9,7 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "machine_option.hpp"
 #include "piccolo/compare.hpp"
 #include "piccolo/error.hpp"
@@ -72,11 +73,11 @@ std::vector<Machine> compare_machines(const CompareOptions& o) {
         o.machines.empty() ? std::vector<std::string>{std::string(default_preset_name())}
                            : o.machines;
     const std::vector<MachineOverride> sets = parse_all(o.sets);
-    const Machine first = load_machine(names.front());
+    const Machine first = load_machine_and_warn(names.front());
     std::vector<Machine> out;
     if (o.vary.empty()) out.push_back(apply_overrides(first, sets));
     for (std::size_t i = 1; i < names.size(); ++i)
-        out.push_back(apply_overrides(load_machine(names[i]), sets));
+        out.push_back(apply_overrides(load_machine_and_warn(names[i]), sets));
     for (const std::string& variant : o.variants) {
         std::vector<MachineOverride> all = sets;
         for (MachineOverride& extra : parse_all(variant_overrides(variant)))
@@ -130,6 +131,8 @@ void run_compare(const CompareOptions& o) {
     if (o.format != "table" && o.format != "csv" && o.format != "json")
         throw InputError(fmt::format("--format: '{}' is not one of table, csv, json", o.format));
     const CompareRequest request = compare_request(o);
+    check_writable(o.output);
+    if (!o.report.empty()) check_writable(o.report);
     const Comparison comparison = compare(request);
     const std::string text = o.format == "csv"    ? emit_compare_csv(comparison)
                              : o.format == "json" ? emit_compare_json(comparison)
@@ -166,17 +169,17 @@ void add_compare_command(CLI::App& app) {
         ->delimiter(',');
     cmd->add_option("--sizes,-s", o->sizes, "message sizes: list or doubling range (8-64MiB)")
         ->delimiter(',');
-    cmd->add_option("--nodes,-n", o->nodes,
-                    "node counts: list or doubling range (default: 1-64, those every machine "
-                    "holds)")
+    add_nodes_option(*cmd, o->nodes,
+                     "node counts: list or doubling range (default: 1-64, those every machine "
+                     "holds)")
         ->delimiter(',');
     o->ppn_option =
-        cmd->add_option("--ppn", o->ppn, "ranks per node (default: the fewest devices per node)");
+        add_ppn_option(*cmd, o->ppn, "ranks per node (default: the fewest devices per node)");
     o->threads_option =
         cmd->add_option("--threads,-j", o->threads, "worker threads (default: every core)");
     add_style_option(*cmd, o->style, "the first machine's style, else mpi");
     cmd->add_flag("--no-contention", o->no_contention, "no queueing (as select --no-contention)");
-    cmd->add_option("--format,-f", o->format, "table, csv or json")->capture_default_str();
+    add_format_option(*cmd, o->format, "table, csv or json");
     cmd->add_option("-o,--output", o->output, "file for the --format output (default stdout)");
     cmd->add_option("--report", o->report,
                     "also write a self-contained HTML report (maps, speedup curves, differences, "

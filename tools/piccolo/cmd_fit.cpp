@@ -23,6 +23,7 @@ struct FitCommandOptions {
 };
 
 void run_fit(const FitCommandOptions& o) {
+    check_writable(o.output);
     const profiler::RawData raw = profiler::read_raw_csv(o.raw);
     const profiler::ProfileFit fit = profiler::fit_profile(raw, o.raw);
     std::string yaml;

@@ -4,10 +4,12 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "piccolo/generate.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "size_parse.hpp"
 #include "style_option.hpp"
+#include "text_files.hpp"
 
 namespace piccolo::cli {
 
@@ -25,6 +27,7 @@ struct GenOptions {
 };
 
 void run_gen(const GenOptions& o) {
+    check_writable(o.output);
     GenerateRequest request;
     request.collective = parse_collective(o.collective);
     request.algorithm = o.algorithm;
@@ -52,7 +55,7 @@ void add_gen_command(CLI::App& app) {
                     "ring, k-ring, rd, rm, prd or prm (piccolo algorithms lists them)")
         ->required();
     gen->add_option("-k,--radix", options->k, "radix k (k-ring, rm, prm): 2 <= k <= p");
-    gen->add_option("-p,--ranks", options->ranks, "number of ranks p >= 2")->required();
+    add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();
     gen->add_option("--bytes,-b", options->bytes,
                     "per-rank contribution (allgather) or vector size (allreduce), e.g. 64KiB")
         ->required();

@@ -90,7 +90,7 @@ void add_machines_command(CLI::App& app) {
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
         "machines", "List the machine presets, or print one machine (preset or file) as YAML");
-    cmd->add_option("machine", o->machine,
+    cmd->add_option("machine,-m,--machine", o->machine,
                     "preset name, piccolo .yaml/.yml file or PICCL topology .xml to print");
     add_set_option(*cmd, o->sets);
     cmd->callback([o] {

@@ -15,6 +15,7 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "machine_option.hpp"
 #include "mpich_detect.hpp"
 #include "piccolo/error.hpp"
@@ -41,6 +42,7 @@ struct SelectOptions {
     int ppn = 0;
     int threads = 0;
     bool no_contention = false;
+    bool quiet = false;  // nothing on stdout, no notes, no progress bar
     std::string format = "table";
     std::vector<std::string> emits;
     std::vector<std::string> outputs;
@@ -165,8 +167,8 @@ void choose_mpich_version(const SelectOptions& o, EmitOptions& options) {
 // runs and redirected output stay clean.
 class ProgressBar {
   public:
-    explicit ProgressBar(const SweepProgress& progress) {
-        if (isatty(STDERR_FILENO) != 0)
+    ProgressBar(const SweepProgress& progress, bool quiet) {
+        if (!quiet && isatty(STDERR_FILENO) != 0)
             thread_ =
                 std::jthread([this, &progress](std::stop_token stop) { run(progress, stop); });
     }
@@ -235,21 +237,26 @@ void run_select(const SelectOptions& o) {
     request.style = selection_style(o, outputs, request.machine);
     const std::vector<std::uint64_t> sizes =
         request.sizes.empty() ? default_select_sizes() : request.sizes;
-    for (const Destination& d : outputs)
+    for (const Destination& d : outputs) {
         check_emit(d.kind, request.scales.size(), sizes, emit_options);
+        check_writable(d.file);
+    }
+    if (!o.report.empty()) check_writable(o.report);
 
     SweepProgress progress;
     request.progress = &progress;
     SelectResult result;
     {
-        ProgressBar bar(progress);
+        ProgressBar bar(progress, o.quiet);
         result = select(request);
     }
     for (const Destination& d : outputs) {
+        if (o.quiet && d.file == "-") continue;
         const Emitted emitted = emit(d.kind, result, emit_options);
         write_text_file(d.file, emitted.text);
-        for (const std::string& remark : emitted.remarks)
-            fmt::print(stderr, "piccolo: note: {}\n", remark);
+        if (!o.quiet)
+            for (const std::string& remark : emitted.remarks)
+                fmt::print(stderr, "piccolo: note: {}\n", remark);
     }
     if (!o.report.empty()) {
         Comparison one;
@@ -287,11 +294,11 @@ void add_select_command(CLI::App& app) {
                         "message sizes (allgather: per-rank contribution; allreduce: vector "
                         "size): list or doubling range, e.g. 8,1KiB or 8-64MiB (default 8-64MiB)")
             ->delimiter(',');
-    cmd->add_option("--nodes,-n", o->nodes,
-                    "node counts: list or doubling range, e.g. 1,4,16 or 1-64 (default 1-64)")
+    add_nodes_option(*cmd, o->nodes,
+                     "node counts: list or doubling range, e.g. 1,4,16 or 1-64 (default 1-64)")
         ->delimiter(',');
-    o->ppn_option = cmd->add_option("--ppn", o->ppn,
-                                    "ranks per node (default: the machine's devices per node)");
+    o->ppn_option =
+        add_ppn_option(*cmd, o->ppn, "ranks per node (default: the machine's devices per node)");
     o->threads_option =
         cmd->add_option("--threads,-j", o->threads, "worker threads (default: every core)");
     add_style_option(*cmd, o->style,
@@ -300,8 +307,7 @@ void add_select_command(CLI::App& app) {
     cmd->add_flag("--no-contention", o->no_contention,
                   "no queueing: as many device slots as a rank sends at once (a reused slot keeps "
                   "its gap g), unlimited lanes and capacities, offloaded overheads");
-    cmd->add_option("--format,-f", o->format, "stdout/-o format: table, csv, json or yaml")
-        ->capture_default_str();
+    add_format_option(*cmd, o->format, "stdout/-o format: table, csv, json or yaml");
     o->output_option = cmd->add_option(
         "-o,--output", o->outputs,
         "file for the --format output, or, right after --emit KIND, for that output");
@@ -322,6 +328,9 @@ void add_select_command(CLI::App& app) {
     cmd->add_option("--report", o->report,
                     "also write a self-contained HTML report: best choice maps, speedup curves, "
                     "the machine's parameters");
+    add_quiet_flag(*cmd, o->quiet,
+                   "print nothing on stdout (files given with -o are still written) and no notes "
+                   "or progress on stderr; errors and warnings still go to stderr");
     o->app = cmd;
     cmd->callback([o] { run_select(*o); });
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "machine_option.hpp"
 #include "piccolo/engine.hpp"
 #include "piccolo/error.hpp"
@@ -25,11 +26,13 @@ struct SimCommand {
     std::string machine{default_preset_name()};
     std::vector<std::string> sets;  // --set overrides
     int nodes = 0;
+    int ranks = 0;  // with --algorithm: p (default nodes x ppn)
     int ppn = 0;
     std::string placement;
     bool no_contention = false;
     std::string trace_file;
-    bool json = false;
+    std::string format = "table";
+    bool json = false;  // the older spelling of --format json
     // In-memory generation.
     std::string collective = "allgather";
     std::string algorithm;
@@ -86,9 +89,10 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
 void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
                  bool contention) {
     fmt::print(
-        "{} {}{} on {}: p = {} ranks on {} nodes, {} = {} bytes, {} style, contention {}\n",
+        "{} {}{} on {}: p = {} on {}, {} = {} bytes, {} style, contention {}\n",
         to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
-        s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, s.shape.ranks, layout.nodes(),
+        s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, count_of(s.shape.ranks, "rank"),
+        count_of(layout.nodes(), "node"),
         s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size",
         s.shape.bytes, style_label(s), contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
@@ -111,7 +115,27 @@ void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, 
                    seconds(q.max_delay));
 }
 
+// The rank count of a generated schedule: --ranks, else --nodes x ranks per node.
+int generated_ranks(const SimCommand& c, int ppn) {
+    if (c.ranks != 0) {
+        if (c.ranks < 2)
+            throw InputError(fmt::format("-p/--ranks: need at least 2 (got {})", c.ranks));
+        if (c.nodes > 0 && c.ranks > static_cast<long long>(c.nodes) * ppn)
+            throw InputError(fmt::format(
+                "-p/--ranks: {} do not fit on {} x {} per node (raise --nodes or --ppn, or "
+                "leave --nodes out)",
+                count_of(c.ranks, "rank"), count_of(c.nodes, "node"), count_of(ppn, "rank")));
+        return c.ranks;
+    }
+    if (c.nodes <= 0)
+        throw InputError("--nodes: required with --algorithm (at least 1), or give -p/--ranks");
+    return c.nodes * ppn;
+}
+
 void run_sim(const SimCommand& c) {
+    if (c.format != "table" && c.format != "json")
+        throw InputError(fmt::format("--format: '{}' is not one of table, json", c.format));
+    if (!c.trace_file.empty()) check_writable(c.trace_file);
     Machine machine = load_machine_with(c.machine, c.sets);
     if (c.placement == "block")
         machine.placement = {PlacementKind::block, {}};
@@ -128,6 +152,10 @@ void run_sim(const SimCommand& c) {
     if (!c.schedule_file.empty()) {
         if (!c.algorithm.empty())
             throw InputError("give either a schedule file or --algorithm, not both");
+        if (c.ranks != 0)
+            throw InputError(
+                "-p/--ranks: a schedule file brings its own ranks; --ranks is for schedules "
+                "generated with --algorithm");
         if (!c.style.empty())
             throw InputError(
                 "--style: a schedule file brings its own dependencies; --style is for "
@@ -144,12 +172,11 @@ void run_sim(const SimCommand& c) {
             throw InputError(
                 "give a schedule file, or --algorithm (with -k, --bytes) to generate one");
         if (c.bytes.empty()) throw InputError("--bytes: required with --algorithm");
-        if (c.nodes <= 0) throw InputError("--nodes: required with --algorithm (at least 1)");
         GenerateRequest request;
         request.collective = parse_collective(c.collective);
         request.algorithm = c.algorithm;
         request.k = c.k;
-        request.ranks = c.nodes * ppn;
+        request.ranks = generated_ranks(c, ppn);
         request.bytes = parse_bytes(c.bytes, "--bytes");
         request.payload = false;
         request.style =
@@ -160,17 +187,18 @@ void run_sim(const SimCommand& c) {
     const RankLayout layout(machine, nodes, ppn);
     if (schedule.shape.ranks > layout.ranks())
         throw InputError(
-            fmt::format("{}: the schedule has {} ranks but {} nodes x {} ranks per "
-                        "node of {} place only {} (raise --nodes or --ppn)",
+            fmt::format("{}: the schedule has {} but {} x {} per node of {} place only {} "
+                        "(raise --nodes or --ppn)",
                         c.schedule_file.empty() ? "--algorithm" : c.schedule_file,
-                        schedule.shape.ranks, nodes, ppn, machine.name, layout.ranks()));
+                        count_of(schedule.shape.ranks, "rank"), count_of(nodes, "node"),
+                        count_of(ppn, "rank"), machine.name, layout.ranks()));
     SimOptions options;
     options.contention = !c.no_contention;
     options.record_trace = !c.trace_file.empty();
     const SimResult result = simulate(schedule, machine, layout, options);
     if (!c.trace_file.empty())
         write_text_file(c.trace_file, chrome_trace_json(schedule, layout, result));
-    if (c.json)
+    if (c.json || c.format == "json")
         fmt::print("{}\n", to_json(schedule, machine, layout, result, options.contention).dump(2));
     else
         print_table(schedule, machine, layout, result, options.contention);
@@ -187,14 +215,19 @@ void add_sim_command(CLI::App& app) {
                     "preset name (piccolo machines) or YAML / PICCL XML file")
         ->capture_default_str();
     add_set_option(*sim, c->sets);
-    sim->add_option("--nodes,-n", c->nodes, "nodes (default for a file: enough for its ranks)");
-    sim->add_option("--ppn", c->ppn, "ranks per node (default: the machine's devices per node)");
+    add_nodes_option(*sim, c->nodes,
+                     "nodes (default: enough for the file's ranks, or for --ranks)");
+    add_ranks_option(*sim, c->ranks,
+                     "with --algorithm: ranks p (default: --nodes x ranks per node); the last "
+                     "node may be partly filled");
+    add_ppn_option(*sim, c->ppn, "ranks per node (default: the machine's devices per node)");
     sim->add_option("--placement", c->placement, "block or round-robin (default: the machine's)");
     sim->add_flag("--no-contention", c->no_contention,
                   "no queueing: as many device slots as a rank sends at once (a reused slot keeps "
                   "its gap g), unlimited lanes and capacities, offloaded overheads");
     sim->add_option("--trace", c->trace_file, "write a Chrome-trace/Perfetto timeline (JSON)");
-    sim->add_flag("--json", c->json, "print the result as JSON");
+    add_format_option(*sim, c->format, "table or json");
+    sim->add_flag("--json", c->json, "the same as --format json");
     sim->add_option("--collective,-c", c->collective, "with --algorithm: allgather or allreduce")
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "piccolo/verify.hpp"
+#include "text_files.hpp"
 
 namespace piccolo::cli {
 
@@ -22,9 +24,11 @@ void verify_file(const std::string& file, bool quiet) {
     }
     if (quiet) return;
     const std::string algorithm = s.algorithm.empty() ? "(unnamed)" : s.algorithm;
-    fmt::print("{}: OK: {} {}{} p={}, {} transfers, {} computes, {} bytes moved; {}\n", file,
-               to_string(s.shape.collective), algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",
-               s.shape.ranks, report.transfers, report.computes, report.bytes_moved,
+    fmt::print("{}: OK: {} {}{} p={}, {}, {}, {} moved; {}\n", file, to_string(s.shape.collective),
+               algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "", s.shape.ranks,
+               count_of(static_cast<long long>(report.transfers), "transfer"),
+               count_of(static_cast<long long>(report.computes), "compute"),
+               count_of(static_cast<long long>(report.bytes_moved), "byte"),
                report.data_flow_checked
                    ? (s.shape.collective == Collective::allgather
                           ? "data flow proven: race-free, every rank ends with every block"
@@ -41,7 +45,7 @@ void add_verify_command(CLI::App& app) {
     CLI::App* verify = app.add_subcommand(
         "verify", "Check schedule files: structure (acyclic, ranks, sizes) and data flow");
     verify->add_option("files", *files, "schedule XML files (piccolo or PICCL format)")->required();
-    verify->add_flag("-q,--quiet", *quiet, "print nothing on success");
+    add_quiet_flag(*verify, *quiet, "print nothing on success");
     verify->callback([files, quiet] {
         for (const std::string& file : *files) verify_file(file, *quiet);
     });

@@ -1,5 +1,6 @@
 #include "machine_option.hpp"
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "piccolo/machine_io.hpp"
@@ -15,10 +16,18 @@ void add_set_option(CLI::App& command, std::vector<std::string>& sets) {
                        "machine is renamed NAME[overrides] (docs/modelling.md)");
 }
 
+Machine load_machine_and_warn(std::string_view name_or_file) {
+    ImportWarnings warnings;
+    Machine machine = load_machine(name_or_file, &warnings);
+    for (const std::string& warning : warnings)
+        fmt::print(stderr, "piccolo: warning: {}\n", warning);
+    return machine;
+}
+
 Machine load_machine_with(std::string_view name_or_file, const std::vector<std::string>& sets) {
     std::vector<MachineOverride> overrides;
     for (const std::string& text : sets) overrides.push_back(parse_override(text));
-    return apply_overrides(load_machine(name_or_file), overrides);
+    return apply_overrides(load_machine_and_warn(name_or_file), overrides);
 }
 
 }  // namespace piccolo::cli

@@ -13,14 +13,13 @@ int main(int argc, char** argv) {
         "recursive multiplying collectives by simulation"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "piccolo 0.1.0");
-    piccolo::cli::add_gen_command(app);
-    piccolo::cli::add_verify_command(app);
-    piccolo::cli::add_algorithms_command(app);
-    piccolo::cli::add_machines_command(app);
-    piccolo::cli::add_sim_command(app);
-    piccolo::cli::add_select_command(app);
-    piccolo::cli::add_compare_command(app);
-    piccolo::cli::add_fit_command(app);
+    // The subcommands in the order --help lists them; a new one is one more entry.
+    for (const auto add_command :
+         {piccolo::cli::add_gen_command, piccolo::cli::add_verify_command,
+          piccolo::cli::add_algorithms_command, piccolo::cli::add_machines_command,
+          piccolo::cli::add_sim_command, piccolo::cli::add_select_command,
+          piccolo::cli::add_compare_command, piccolo::cli::add_fit_command})
+        add_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

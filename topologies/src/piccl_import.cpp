@@ -46,6 +46,16 @@ std::vector<std::string_view> split(std::string_view line, char separator) {
 
 constexpr std::array<std::string_view, 6> kCsvColumns{"s", "L", "o_s", "o_r", "g", "G"};
 
+// values: one row s, L, o_s, o_r, g, G whose L - o_s - o_r is negative.
+std::string negative_latency_warning(const std::string& file, int line, const double* values) {
+    return fmt::format(
+        "{}:{}: column L: L - o_s - o_r = {} - {} - {} = {:.6g} s is below 0; the wire latency "
+        "for s = {} is set to 0 (o_s + o_r alone exceed this half round trip)",
+        file, line, detail::format_number(values[1]), detail::format_number(values[2]),
+        detail::format_number(values[3]), values[1] - values[2] - values[3],
+        detail::format_number(values[0]));
+}
+
 // ---- PICCL topology XML ----
 
 struct GroupInfo {
@@ -59,7 +69,8 @@ struct GroupInfo {
 
 class PicclTopologyReader {
   public:
-    explicit PicclTopologyReader(std::filesystem::path file) : file_(std::move(file)) {}
+    PicclTopologyReader(std::filesystem::path file, ImportWarnings* warnings)
+        : file_(std::move(file)), warnings_(warnings) {}
 
     Machine read() {
         text_ = read_input_file(file_, "PICCL topology", kMaxMachineFileBytes);
@@ -289,7 +300,7 @@ class PicclTopologyReader {
                         file_.string(), g.line, level, first.line));
                 }
                 auto [it, inserted] = tables.try_emplace(g.param_file);
-                if (inserted) it->second = load_loggp_csv(g.param_file);
+                if (inserted) it->second = load_loggp_csv(g.param_file, warnings_);
                 if (g.param_file != first.param_file && it->second != tables.at(first.param_file)) {
                     throw InputError(fmt::format(
                         "{}:{}: level {} groups use different LogGP profiles ({} and {} on line "
@@ -340,6 +351,7 @@ class PicclTopologyReader {
     }
 
     std::filesystem::path file_;
+    ImportWarnings* warnings_;  // may be null
     std::string text_;
     std::vector<std::size_t> newline_offsets_;               // of text_, ascending
     std::map<std::string, std::filesystem::path> resolved_;  // param_file as written -> found
@@ -350,12 +362,13 @@ class PicclTopologyReader {
 
 }  // namespace
 
-LogGPTable load_loggp_csv(const std::filesystem::path& csv_file) {
+LogGPTable load_loggp_csv(const std::filesystem::path& csv_file, ImportWarnings* warnings) {
     return parse_loggp_csv(read_input_file(csv_file, "LogGP profile", kMaxMachineFileBytes),
-                           csv_file.string());
+                           csv_file.string(), warnings);
 }
 
-LogGPTable parse_loggp_csv(std::string_view csv_text, const std::string& file) {
+LogGPTable parse_loggp_csv(std::string_view csv_text, const std::string& file,
+                           ImportWarnings* warnings) {
     const std::string text(strip_utf8_bom(csv_text));
     const std::string header_hint =
         "PICCL LogGP profiles are CSV with the header s,L,o_s,o_r,g,G (bytes, then seconds, "
@@ -399,8 +412,11 @@ LogGPTable parse_loggp_csv(std::string_view csv_text, const std::string& file) {
         }
         // PICCL's fit sets L = PRTT(1,0,s)/2, half a round trip, which already contains o_s + o_r;
         // piccolo's L is the wire latency alone (profiler/README.md), so the overheads come off
-        // here rather than being counted twice in every message. Never below zero.
+        // here rather than being counted twice in every message. Never below zero: the
+        // overheads measured apart can exceed the half round trip; the user hears of it.
         const double wire_latency = std::max(0.0, values[1] - values[2] - values[3]);
+        if (warnings != nullptr && values[1] - values[2] - values[3] < 0)
+            warnings->push_back(negative_latency_warning(file, line_number, values));
         LogGPRow row{values[0], LogGP{wire_latency, values[2], values[3], values[4], values[5]}};
         if (!rows.empty() && !(row.bytes > rows.back().bytes)) {
             throw InputError(fmt::format(
@@ -419,8 +435,8 @@ LogGPTable parse_loggp_csv(std::string_view csv_text, const std::string& file) {
     return LogGPTable(std::move(rows));
 }
 
-Machine load_piccl_topology(const std::filesystem::path& xml_file) {
-    return PicclTopologyReader(xml_file).read();
+Machine load_piccl_topology(const std::filesystem::path& xml_file, ImportWarnings* warnings) {
+    return PicclTopologyReader(xml_file, warnings).read();
 }
 
 }  // namespace piccolo

@@ -62,12 +62,12 @@ Machine load_preset(std::string_view name) {
     return parse_machine_yaml(text, fmt::format("configs/machines/{}.yaml", name));
 }
 
-Machine load_machine(std::string_view name_or_file) {
+Machine load_machine(std::string_view name_or_file, ImportWarnings* warnings) {
     if (find_preset(name_or_file)) return load_preset(name_or_file);
     const std::filesystem::path path(name_or_file);
     const std::string extension = lowercase_extension(path);
     if (extension == ".yaml" || extension == ".yml") return load_machine_yaml(path);
-    if (extension == ".xml") return load_piccl_topology(path);
+    if (extension == ".xml") return load_piccl_topology(path, warnings);
     if (!name_or_file.empty() && input_file_exists(path)) {
         throw InputError(fmt::format(
             "{}: unknown machine file type '{}' (use .yaml/.yml for piccolo machines or .xml for "
