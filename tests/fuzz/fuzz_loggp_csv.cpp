@@ -8,8 +8,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
+        piccolo::ImportWarnings warnings;  // the warning of a negative L - o_s - o_r is fuzzed too
         const piccolo::LogGPTable table = piccolo::parse_loggp_csv(
-            std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv");
+            std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv", &warnings);
         (void)table.at(1024);
     } catch (const piccolo::InputError&) {
     }
