@@ -10,6 +10,8 @@
 #include <iostream>
 #include <map>
 
+#include <unistd.h>
+
 #include "cases.hpp"
 #include "options.hpp"
 #include "piccolo/error.hpp"
@@ -42,19 +44,26 @@ class MpiSession {
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
+// The real hosts: most ranks on one (shared-memory domain) and fewest cores online on one.
+void describe_hosts(const Context& c, RunHeader& h, int& host_key) {
+    MPI_Comm shared = MPI_COMM_NULL;
+    MPI_Comm_split_type(c.comm, MPI_COMM_TYPE_SHARED, c.rank, MPI_INFO_NULL, &shared);
+    MPI_Allreduce(&c.rank, &host_key, 1, MPI_INT, MPI_MIN, shared);
+    int on_host = 0;
+    MPI_Comm_size(shared, &on_host);
+    MPI_Comm_free(&shared);
+    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    MPI_Allreduce(&on_host, &h.ranks_per_host, 1, MPI_INT, MPI_MAX, c.comm);
+    MPI_Allreduce(&cores, &h.cores_per_host, 1, MPI_INT, MPI_MIN, c.comm);
+}
+
 // Nodes as the profiler finds them: --node-size consecutive ranks, or shared-memory domains.
 RunHeader describe(const Context& c, const RunOptions& o) {
     RunHeader h;
     h.ranks = c.size;
     int node_key = 0;
-    if (o.node_size > 0) {
-        node_key = c.rank / o.node_size;
-    } else {
-        MPI_Comm shared = MPI_COMM_NULL;
-        MPI_Comm_split_type(c.comm, MPI_COMM_TYPE_SHARED, c.rank, MPI_INFO_NULL, &shared);
-        MPI_Allreduce(&c.rank, &node_key, 1, MPI_INT, MPI_MIN, shared);
-        MPI_Comm_free(&shared);
-    }
+    describe_hosts(c, h, node_key);
+    if (o.node_size > 0) node_key = c.rank / o.node_size;
     std::vector<int> keys(static_cast<std::size_t>(c.size));
     MPI_Allgather(&node_key, 1, MPI_INT, keys.data(), 1, MPI_INT, c.comm);
     std::map<int, int> per_node;

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     piccolo::cli::add_select_command(app);
     piccolo::cli::add_compare_command(app);
     piccolo::cli::add_fit_command(app);
+    piccolo::cli::add_accuracy_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
