@@ -155,6 +155,41 @@ std::string mpi_library_version() {
     return text.substr(0, text.find_first_of(",\n"));
 }
 
+void agree(const Context& context, const std::function<void()>& step) {
+    std::string message;
+    int failed = -1;
+    try {
+        step();
+    } catch (const InputError& e) {
+        message = e.what();
+        failed = context.rank;
+    }
+    int any = -1;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, context.comm);
+    if (any >= 0) throw RankError(any, 2, message);
+}
+
+Timing timed(const Context& context, const TimingSettings& settings, const TimedOperation& op) {
+    try {
+        return time_operation(context.comm, settings, op);
+    } catch (const WrongResult& e) {
+        throw RankError(e.rank, 1, e.what());
+    }
+}
+
+void fill(Row& row, const Timing& timing) {
+    row.median_s = timing.summary.median;
+    row.ci_low_s = timing.summary.ci_low;
+    row.ci_high_s = timing.summary.ci_high;
+    row.runs = timing.runs;
+}
+
+std::string case_label(const Schedule& s) {
+    return fmt::format("{} {}{} ({} style, {} ranks, {} B)", to_string(s.shape.collective),
+                       s.algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",
+                       s.style.empty() ? "file's" : s.style, s.shape.ranks, s.shape.bytes);
+}
+
 int run_executor(int argc, char** argv, const RunHeader& identity,
                  const std::function<Backend(const Context&, const RunOptions&)>& make_backend) {
     MPI_Comm comm = MPI_COMM_NULL;  // the executor's own messages stay off the world

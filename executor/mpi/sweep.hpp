@@ -13,6 +13,7 @@
 #include "options.hpp"
 #include "piccolo/schedule.hpp"
 #include "report.hpp"
+#include "timing.hpp"
 
 namespace piccolo::exec {
 
@@ -44,6 +45,15 @@ struct Backend {
 // InputError on every rank), runs the sweep, writes the outputs on rank 0. Returns the status.
 int run_executor(int argc, char** argv, const RunHeader& identity,
                  const std::function<Backend(const Context&, const RunOptions&)>& make_backend);
+
+// Helpers for a backend's cases. `step` runs on every rank; an InputError on any rank becomes a
+// RankError on all of them, so that no rank goes on to wait for a partner that has stopped.
+void agree(const Context& context, const std::function<void()>& step);
+// time_operation, with a wrong result turned into a RankError (status 1).
+Timing timed(const Context& context, const TimingSettings& settings, const TimedOperation& op);
+void fill(Row& row, const Timing& timing);
+// Names the case in an error, so that a failure in a sweep says which schedule failed.
+std::string case_label(const Schedule& s);
 
 // The MPI library's version string up to its first comma ("Open MPI v4.1.4").
 std::string mpi_library_version();
