@@ -28,7 +28,8 @@ std::string run_summary(const AccuracyReport& r) {
 }
 
 std::string ratio_text(double v) {
-    return std::isfinite(v) ? fmt::format("{:.4f}", v) : std::string("-");
+    if (!std::isfinite(v)) return "-";
+    return std::abs(v) >= 0.01 || v == 0 ? fmt::format("{:.4f}", v) : fmt::format("{:.1e}", v);
 }
 
 }  // namespace detail

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "piccolo/accuracy.hpp"
 #include "piccolo/engine.hpp"
@@ -17,6 +19,29 @@ namespace piccolo {
 namespace {
 
 constexpr double kNoisyRelativeHalfWidth = 0.10;  // a CI wider than +-10 % of the median
+
+// A time that jumps against its neighbours in size: slower than at a larger size by more than 2x,
+// or more than 20x slower per doubling than at the size below (protocol switches stay near 6x).
+// Such a time holds scheduler time slices (milliseconds), not the network.
+std::size_t jumps_in_size(const Measurement& m) {
+    std::map<std::tuple<Collective, std::string, int, std::string>,
+             std::vector<std::pair<std::uint64_t, double>>>
+        series;
+    for (const MeasuredRow& r : m.candidates)
+        series[{r.collective, r.algorithm, r.k, r.style}].emplace_back(r.bytes, r.median_s);
+    std::size_t jumps = 0;
+    for (auto& [candidate, points] : series) {
+        std::sort(points.begin(), points.end());
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            const auto [small_bytes, small_s] = points[i - 1];
+            const auto [large_bytes, large_s] = points[i];
+            const double doublings =
+                std::log2(static_cast<double>(large_bytes) / static_cast<double>(small_bytes));
+            if (small_s > 2 * large_s || large_s > small_s * std::pow(20.0, doublings)) ++jumps;
+        }
+    }
+    return jumps;
+}
 
 std::vector<std::string> noise_reasons(const Measurement& m) {
     std::vector<std::string> out;
@@ -33,6 +58,11 @@ std::vector<std::string> noise_reasons(const Measurement& m) {
             "{} of {} candidates have a 95 % confidence interval wider than +-{:.0f} % of "
             "the median",
             wide, m.candidates.size(), kNoisyRelativeHalfWidth * 100));
+    if (const std::size_t jumps = jumps_in_size(m); jumps > 0)
+        out.push_back(fmt::format(
+            "{} time(s) jump against the same candidate at the next size (over 2x slower than "
+            "at a larger size, or over 20x per doubling): the ranks lost scheduler time slices",
+            jumps));
     return out;
 }
 

@@ -144,3 +144,28 @@ TEST_CASE("the CSV and JSON outputs carry the run and the scores") {
     CHECK(html.find("NOISY") != std::string::npos);
     CHECK(html.find("<circle") != std::string::npos);
 }
+
+TEST_CASE("a time that jumps against the same candidate at other sizes is flagged noisy") {
+    Measurement m = read_measurement(data_dir + "accuracy_measured.csv");
+    m.cores_per_host = 4;
+    m.candidates[5].ci_low_s = 29e-6;  // no wide interval left
+    const std::vector<double> predicted{3e-6, 2e-6, 1e-6, 1e-6, 3e-6, 2e-6};
+    CHECK(score_accuracy(m, predicted).noise.empty());  // 8 B -> 1 KiB: at most 5x, 7 doublings
+    m.candidates[0].median_s = m.candidates[0].ci_low_s = 45e-6;  // ring 8 B: over 2x its 1 KiB
+    m.candidates[0].ci_high_s = 45e-6;
+    const AccuracyReport r = score_accuracy(m, predicted);
+    REQUIRE(r.noise.size() == 1);
+    CHECK(r.noise[0].find("1 time(s) jump") != std::string::npos);
+    // 8 B -> 16 B (one doubling) from 1 us to 21 us: more than 20x.
+    Measurement doubled = m;
+    doubled.candidates = {m.candidates[1], m.candidates[1]};
+    doubled.candidates[1].bytes = 16;
+    doubled.candidates[0].median_s = doubled.candidates[0].ci_low_s = 1e-6;
+    doubled.candidates[0].ci_high_s = 1e-6;
+    doubled.candidates[1].median_s = doubled.candidates[1].ci_low_s = 21e-6;
+    doubled.candidates[1].ci_high_s = 21e-6;
+    CHECK(score_accuracy(doubled, std::vector<double>{1e-6, 2e-6}).noise.size() == 1);
+    doubled.candidates[1].median_s = doubled.candidates[1].ci_low_s = 19e-6;
+    doubled.candidates[1].ci_high_s = 19e-6;
+    CHECK(score_accuracy(doubled, std::vector<double>{1e-6, 2e-6}).noise.empty());
+}
