@@ -85,8 +85,8 @@ MeasuredRow parse_row(const RowFields& f) {
     } catch (const InputError& e) {
         get(f, "collective").fail("not allgather or allreduce");
     }
-    r.style = std::string(get(f, "style").text);
-    r.algorithm = std::string(get(f, "algorithm").text);
+    r.style = excerpt(get(f, "style").text, 60);
+    r.algorithm = excerpt(get(f, "algorithm").text, 60);  // library rows: any name, echoed
     if (r.style != "library") {
         try {
             parse_style(r.style);
