@@ -14,48 +14,10 @@ namespace piccolo::exec {
 
 namespace {
 
-// Runs `step` on every rank; an InputError on any rank becomes a RankError on all of them, so
-// that no rank goes on to wait for a partner that has stopped.
-void agree(const Context& context, const std::function<void()>& step) {
-    std::string message;
-    int failed = -1;
-    try {
-        step();
-    } catch (const InputError& e) {
-        message = e.what();
-        failed = context.rank;
-    }
-    int any = -1;
-    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, context.comm);
-    if (any >= 0) throw RankError(any, 2, message);
-}
-
-Timing timed(const Context& context, const RunOptions& options, const TimedOperation& op) {
-    try {
-        return time_operation(context.comm, options.timing, op);
-    } catch (const WrongResult& e) {
-        throw RankError(e.rank, 1, e.what());
-    }
-}
-
-void fill(Row& row, const Timing& timing) {
-    row.median_s = timing.summary.median;
-    row.ci_low_s = timing.summary.ci_low;
-    row.ci_high_s = timing.summary.ci_high;
-    row.runs = timing.runs;
-}
-
 MPI_Datatype mpi_type(Element element) {
     return element == Element::f64   ? MPI_DOUBLE
            : element == Element::f32 ? MPI_FLOAT
                                      : MPI_UNSIGNED_CHAR;
-}
-
-// Names the case in an error, so that a failure in a sweep says which schedule failed.
-std::string label(const Schedule& s) {
-    return fmt::format("{} {}{} ({} style, {} ranks, {} B)", to_string(s.shape.collective),
-                       s.algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",
-                       s.style.empty() ? "file's" : s.style, s.shape.ranks, s.shape.bytes);
 }
 
 Row run_checked(const Context& context, const Schedule& schedule, const RunOptions& options);
@@ -66,7 +28,7 @@ Row run_schedule(const Context& context, const Schedule& schedule, const RunOpti
     try {
         return run_checked(context, schedule, options);
     } catch (const RankError& e) {
-        throw RankError(e.rank, e.status, fmt::format("{}: {}", label(schedule), e.what()));
+        throw RankError(e.rank, e.status, fmt::format("{}: {}", case_label(schedule), e.what()));
     }
 }
 
@@ -98,7 +60,7 @@ Row run_checked(const Context& context, const Schedule& schedule, const RunOptio
             schedule.style.empty() ? std::string("file") : schedule.style,
             schedule.shape.bytes,
             std::string(to_string(plan.element))};
-    fill(row, timed(context, options, op));
+    fill(row, timed(context, options.timing, op));
     unsigned long long mine[2] = {plan.staged_bytes, plan.dropped_waits}, all[2] = {};
     MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, context.comm);
     row.staged_bytes = all[0];
@@ -145,7 +107,7 @@ Row run_reference(const Context& context, Collective collective, std::uint64_t b
             "library",
             bytes,
             std::string(to_string(element))};
-    fill(row, timed(context, options, op));
+    fill(row, timed(context, options.timing, op));
     return row;
 }
 

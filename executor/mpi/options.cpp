@@ -75,10 +75,11 @@ void finish(const RawOptions& raw, RunOptions& o) {
 
 }  // namespace
 
-Parsed parse_options(int argc, char** argv, bool print) {
-    CLI::App app{
-        "piccolo-run-mpi: runs piccolo schedules over MPI point-to-point with real buffers, "
-        "checks every byte of the result and times them (and the MPI library's own collective)"};
+Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
+    CLI::App app{fmt::format(
+        "{}: runs piccolo schedules with real buffers, checks every byte of the result and times "
+        "them (and the library's own collective)",
+        tool)};
     RunOptions o;
     RawOptions raw;
     app.add_option("--schedule", o.schedule_file, "run this schedule XML file (piccolo gen -o)");
@@ -115,10 +116,10 @@ Parsed parse_options(int argc, char** argv, bool print) {
         if (print) app.exit(e);
         return {std::nullopt, 0};
     } catch (const CLI::ParseError& e) {
-        if (print) fmt::print(stderr, "piccolo-run-mpi: error: {} (see --help)\n", e.what());
+        if (print) fmt::print(stderr, "{}: error: {} (see --help)\n", tool, e.what());
         return {std::nullopt, 2};
     } catch (const InputError& e) {
-        if (print) fmt::print(stderr, "piccolo-run-mpi: error: {}\n", e.what());
+        if (print) fmt::print(stderr, "{}: error: {}\n", tool, e.what());
         return {std::nullopt, 2};
     }
     return {std::move(o), 0};

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "piccolo/executor/plan.hpp"
@@ -31,11 +32,11 @@ struct RunOptions {
 };
 
 // Parses argv. Returns the exit status when the program should stop (help: 0, bad input: 2,
-// after printing one line on rank 0), or the options.
+// after printing one line, prefixed with `tool`, when `print`), or the options.
 struct Parsed {
     std::optional<RunOptions> options;
     int status = 0;
 };
-Parsed parse_options(int argc, char** argv, bool print);
+Parsed parse_options(int argc, char** argv, bool print, std::string_view tool);
 
 }  // namespace piccolo::exec

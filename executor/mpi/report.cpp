@@ -18,7 +18,7 @@ std::string placement(const RunHeader& h) {
 }  // namespace
 
 void print_table(std::ostream& out, const RunHeader& h, const std::vector<Row>& rows) {
-    fmt::print(out, "# piccolo-run-mpi on {}, {}, {}, {}\n", h.host, placement(h), h.mpi_library,
+    fmt::print(out, "# {} on {}, {}, {}, {}\n", h.tool, h.host, placement(h), h.mpi_library,
                h.date);
     fmt::print(out, "{:<10} {:<14} {:>3} {:<9} {:>9} {:<6} {:>11} {:>23} {:>5}\n", "collective",
                "algorithm", "k", "style", "bytes", "type", "median_us", "95% CI (us)", "runs");
@@ -30,10 +30,14 @@ void print_table(std::ostream& out, const RunHeader& h, const std::vector<Row>& 
     }
 }
 
+// The header as "# key: value" lines, which `piccolo accuracy` reads back (docs/accuracy.md).
 void write_csv(std::ostream& out, const RunHeader& h, const std::vector<Row>& rows) {
-    fmt::print(out, "# piccolo-run-mpi on {}, {}, {}, {}\n", h.host, placement(h), h.mpi_library,
-               h.date);
-    fmt::print(out, "# {}\n", h.command_line);
+    fmt::print(out, "# {} measurements\n# host: {}\n# date: {}\n# mpi_library: {}\n", h.tool,
+               h.host, h.date, h.mpi_library);
+    fmt::print(out, "# ranks: {}\n# nodes: {}\n# ranks_per_node: {}\n", h.ranks, h.nodes,
+               h.ranks_per_node);
+    fmt::print(out, "# ranks_per_host: {}\n# cores_per_host: {}\n# command: {}\n", h.ranks_per_host,
+               h.cores_per_host, h.command_line);
     out << "collective,algorithm,k,style,bytes,type,median_s,ci_low_s,ci_high_s,runs,staged_bytes,"
            "dropped_waits\n";
     for (const Row& r : rows)
@@ -43,10 +47,16 @@ void write_csv(std::ostream& out, const RunHeader& h, const std::vector<Row>& ro
 }
 
 void write_json(std::ostream& out, const RunHeader& h, const std::vector<Row>& rows) {
-    nlohmann::json doc{
-        {"tool", "piccolo-run-mpi"},          {"host", h.host},           {"date", h.date},
-        {"mpi_library", h.mpi_library},       {"ranks", h.ranks},         {"nodes", h.nodes},
-        {"ranks_per_node", h.ranks_per_node}, {"command", h.command_line}};
+    nlohmann::json doc{{"tool", h.tool},
+                       {"host", h.host},
+                       {"date", h.date},
+                       {"mpi_library", h.mpi_library},
+                       {"ranks", h.ranks},
+                       {"nodes", h.nodes},
+                       {"ranks_per_node", h.ranks_per_node},
+                       {"ranks_per_host", h.ranks_per_host},
+                       {"cores_per_host", h.cores_per_host},
+                       {"command", h.command_line}};
     nlohmann::json list = nlohmann::json::array();
     for (const Row& r : rows)
         list.push_back({{"collective", r.collective},

@@ -10,12 +10,17 @@
 namespace piccolo::exec {
 
 struct RunHeader {
+    std::string tool;  // the program that measured: piccolo-run-mpi, piccolo-run-nccl
     std::string host;
-    std::string date;  // UTC, ISO 8601
-    std::string mpi_library;
+    std::string date;         // UTC, ISO 8601
+    std::string mpi_library;  // the library that moved the data (NCCL names NCCL and MPI)
     int ranks = 0;
     int nodes = 0;
-    int ranks_per_node = 0;  // 0 when nodes differ in size
+    int ranks_per_node = 0;  // 0 when nodes differ in size (nodes as --node-size pretends)
+    // The real hosts (shared-memory domains): the most ranks on one, and the fewest cores online
+    // on one. More ranks than cores means ranks take turns on a core: timings are noisy.
+    int ranks_per_host = 0;
+    int cores_per_host = 0;
     std::string command_line;
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "driver.hpp"
+#include "gpu_assign.hpp"
 #include "nccl_transport.hpp"
 
 namespace {
@@ -56,13 +57,13 @@ int main(int argc, char** argv) {
     hooks.transport = fmt::format("NCCL {}", version);
     hooks.preflight = []() -> std::optional<std::string> {
         const char* why = "";
-        if (piccolo::profiler::cuda_device_count(&why) > 0) return std::nullopt;
+        if (piccolo::gpu::cuda_device_count(&why) > 0) return std::nullopt;
         return fmt::format("no CUDA device ({}); run one process per GPU on a GPU node", why);
     };
     hooks.make_transport = [](const piccolo::profiler::RankContext& context, std::size_t capacity) {
         return std::make_unique<piccolo::profiler::NcclTransport>(context, capacity);
     };
-    hooks.devices_per_node = [] { return piccolo::profiler::cuda_device_count(); };
+    hooks.devices_per_node = [] { return piccolo::gpu::cuda_device_count(); };
     hooks.measure_compute = measure_gpu_copy;
     return piccolo::profiler::run_profiler(argc, argv, hooks);
 }

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "gpu_assign.hpp"
 #include "mpi_transport.hpp"
 
 namespace piccolo::profiler {
@@ -27,23 +28,11 @@ void check(ncclResult_t status, const char* what) {
 
 }  // namespace
 
-int cuda_device_count(const char** why) {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        if (why != nullptr) *why = cudaGetErrorString(status);
-        return 0;
-    }
-    if (count == 0 && why != nullptr) *why = "the CUDA runtime reports 0 devices";
-    return count;
-}
-
 NcclTransport::NcclTransport(const RankContext& context, std::size_t capacity)
     : world_(context.world), capacity_(capacity) {
-    const int devices = cuda_device_count();
-    if (devices == 0) throw std::runtime_error("no CUDA device");
-    // One process per GPU: the i-th rank of a node drives the node's i-th device.
-    check(cudaSetDevice(context.local_rank % devices), "cudaSetDevice");
+    // One process per GPU: the i-th rank of a host drives its i-th device (the host's ranks, not
+    // the --node-size pretend node's); too few GPUs end here, before NCCL, with one line.
+    check(cudaSetDevice(gpu::assign_gpu(world_)), "cudaSetDevice");
     ncclUniqueId id{};
     if (context.rank == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, world_);

@@ -14,9 +14,6 @@
 
 namespace piccolo::profiler {
 
-// Number of CUDA devices, or 0 when there is none or no usable driver (`why` says which).
-int cuda_device_count(const char** why = nullptr);
-
 class NcclTransport final : public Transport {
   public:
     // Collective over context.world: every rank constructs its transport at the same time.

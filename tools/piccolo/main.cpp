@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
          {piccolo::cli::add_gen_command, piccolo::cli::add_verify_command,
           piccolo::cli::add_algorithms_command, piccolo::cli::add_machines_command,
           piccolo::cli::add_sim_command, piccolo::cli::add_select_command,
-          piccolo::cli::add_compare_command, piccolo::cli::add_fit_command})
+          piccolo::cli::add_compare_command, piccolo::cli::add_fit_command,
+          piccolo::cli::add_accuracy_command})
         add_command(app);
     try {
         app.parse(argc, argv);

@@ -1,0 +1,221 @@
+#include "sweep.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "piccolo/error.hpp"
+#include "piccolo/generate.hpp"
+#include "piccolo/profiler/run_info.hpp"
+#include "piccolo/schedule_xml.hpp"
+#include "piccolo/verify.hpp"
+
+namespace piccolo::exec {
+
+namespace {
+
+// The real hosts: most ranks on one (shared-memory domain) and fewest cores online on one.
+void describe_hosts(const Context& c, RunHeader& h, int& host_key) {
+    MPI_Comm shared = MPI_COMM_NULL;
+    MPI_Comm_split_type(c.comm, MPI_COMM_TYPE_SHARED, c.rank, MPI_INFO_NULL, &shared);
+    MPI_Allreduce(&c.rank, &host_key, 1, MPI_INT, MPI_MIN, shared);
+    int on_host = 0;
+    MPI_Comm_size(shared, &on_host);
+    MPI_Comm_free(&shared);
+    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    MPI_Allreduce(&on_host, &h.ranks_per_host, 1, MPI_INT, MPI_MAX, c.comm);
+    MPI_Allreduce(&cores, &h.cores_per_host, 1, MPI_INT, MPI_MIN, c.comm);
+}
+
+// Nodes as the profiler finds them: --node-size consecutive ranks, or shared-memory domains.
+RunHeader describe(const Context& c, const RunOptions& o, RunHeader h) {
+    h.ranks = c.size;
+    int node_key = 0;
+    describe_hosts(c, h, node_key);
+    if (o.node_size > 0) node_key = c.rank / o.node_size;
+    std::vector<int> keys(static_cast<std::size_t>(c.size));
+    MPI_Allgather(&node_key, 1, MPI_INT, keys.data(), 1, MPI_INT, c.comm);
+    std::map<int, int> per_node;
+    for (int k : keys) ++per_node[k];
+    h.nodes = static_cast<int>(per_node.size());
+    h.ranks_per_node = per_node.begin()->second;
+    for (const auto& [key, count] : per_node)
+        if (count != h.ranks_per_node) h.ranks_per_node = 0;
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    int length = 0;
+    MPI_Get_processor_name(name, &length);
+    h.host = name;
+    h.date = profiler::utc_now();
+    h.command_line = o.command_line;
+    return h;
+}
+
+// The radices to run for an algorithm at p ranks: -k's list (those valid), or every valid k.
+std::vector<int> radices_for(const AlgorithmInfo& info, const RunOptions& o, Rank p) {
+    if (!info.has_radix) return {0};
+    std::vector<int> out;
+    for (int k : info.valid_radices(p))
+        if (o.radices.empty() ||
+            std::find(o.radices.begin(), o.radices.end(), k) != o.radices.end())
+            out.push_back(k);
+    return out;
+}
+
+struct Sweep {
+    std::vector<Row> rows;
+    int skipped = 0;
+    std::string first_skip;
+};
+
+void run_generated(const Context& c, const RunOptions& o, const Backend& b, Sweep& sweep) {
+    for (Collective collective : o.collectives)
+        for (std::uint64_t bytes : o.sizes) {
+            if (o.reference) sweep.rows.push_back(b.run_reference(collective, bytes));
+            for (const std::string& name : o.algorithms) {
+                const AlgorithmInfo& info = find_algorithm(name);
+                for (int k : radices_for(info, o, c.size))
+                    for (Style style : o.styles) {
+                        Schedule schedule;
+                        try {
+                            schedule = generate({collective, name, k, c.size, bytes, true, style});
+                        } catch (const InputError& e) {  // e.g. a ring Allreduce under p bytes
+                            if (sweep.skipped++ == 0) sweep.first_skip = e.what();
+                            continue;
+                        }
+                        sweep.rows.push_back(b.run_schedule(schedule));
+                    }
+            }
+        }
+}
+
+void run_file(const Context& c, const RunOptions& o, const RunHeader& h, const Backend& b,
+              Sweep& sweep) {
+    const Schedule loaded = read_schedule_xml(o.schedule_file).schedule;
+    const VerifyReport report = verify(loaded);
+    if (!report.ok() && (!report.data_flow_checked || !o.allow_race))
+        throw InputError(fmt::format(
+            "{}: {}{}", o.schedule_file, report.violation->message,
+            report.data_flow_checked ? " (--allow-race runs it anyway, to see the race)" : ""));
+    if (!report.ok() && c.rank == 0)
+        fmt::print(stderr, "{}: warning: {}: {}; running it anyway (--allow-race)\n", h.tool,
+                   o.schedule_file, report.violation->message);
+    const std::vector<std::uint64_t> sizes =
+        o.sizes.empty() ? std::vector<std::uint64_t>{loaded.shape.bytes} : o.sizes;
+    for (std::uint64_t bytes : sizes) {
+        if (o.reference) sweep.rows.push_back(b.run_reference(loaded.shape.collective, bytes));
+        sweep.rows.push_back(b.run_schedule(with_message_size(loaded, bytes)));
+    }
+}
+
+void write_outputs(const RunHeader& h, const RunOptions& o, const Sweep& sweep) {
+    if (!o.quiet) print_table(std::cout, h, sweep.rows);
+    if (!o.csv_file.empty()) {
+        std::ofstream out(o.csv_file);
+        write_csv(out, h, sweep.rows);
+        if (!out) throw InputError(fmt::format("--csv {}: cannot write the file", o.csv_file));
+    }
+    if (!o.json_file.empty()) {
+        std::ofstream out(o.json_file);
+        write_json(out, h, sweep.rows);
+        if (!out) throw InputError(fmt::format("--json {}: cannot write the file", o.json_file));
+    }
+    if (sweep.skipped > 0 && !o.quiet)
+        fmt::print(stderr, "{}: skipped {} candidate(s) that do not exist here ({})\n", h.tool,
+                   sweep.skipped, sweep.first_skip);
+}
+
+int run(const Context& c, const RunOptions& o, const RunHeader& identity,
+        const std::function<Backend(const Context&, const RunOptions&)>& make_backend) {
+    RunHeader header = describe(c, o, identity);
+    const Backend backend = make_backend(c, o);
+    header.mpi_library = backend.library;
+    Sweep sweep;
+    if (o.schedule_file.empty())
+        run_generated(c, o, backend, sweep);
+    else
+        run_file(c, o, header, backend, sweep);
+    if (sweep.rows.empty() || (sweep.rows.size() == 1 && o.reference && o.schedule_file.empty()))
+        throw InputError(fmt::format("nothing to run at {} ranks{}", c.size,
+                                     sweep.skipped ? ": " + sweep.first_skip : std::string()));
+    if (c.rank == 0) write_outputs(header, o, sweep);
+    return 0;
+}
+
+}  // namespace
+
+std::string mpi_library_version() {
+    char library[MPI_MAX_LIBRARY_VERSION_STRING + 1] = {};
+    int length = 0;
+    MPI_Get_library_version(library, &length);
+    const std::string text(library, library + length);
+    return text.substr(0, text.find_first_of(",\n"));
+}
+
+void agree(const Context& context, const std::function<void()>& step) {
+    std::string message;
+    int failed = -1;
+    try {
+        step();
+    } catch (const InputError& e) {
+        message = e.what();
+        failed = context.rank;
+    }
+    int any = -1;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, context.comm);
+    if (any >= 0) throw RankError(any, 2, message);
+}
+
+Timing timed(const Context& context, const TimingSettings& settings, const TimedOperation& op) {
+    try {
+        return time_operation(context.comm, settings, op);
+    } catch (const WrongResult& e) {
+        throw RankError(e.rank, 1, e.what());
+    }
+}
+
+void fill(Row& row, const Timing& timing) {
+    row.median_s = timing.summary.median;
+    row.ci_low_s = timing.summary.ci_low;
+    row.ci_high_s = timing.summary.ci_high;
+    row.runs = timing.runs;
+}
+
+std::string case_label(const Schedule& s) {
+    return fmt::format("{} {}{} ({} style, {} ranks, {} B)", to_string(s.shape.collective),
+                       s.algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",
+                       s.style.empty() ? "file's" : s.style, s.shape.ranks, s.shape.bytes);
+}
+
+int run_executor(int argc, char** argv, const RunHeader& identity,
+                 const std::function<Backend(const Context&, const RunOptions&)>& make_backend) {
+    MPI_Comm comm = MPI_COMM_NULL;  // the executor's own messages stay off the world
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    Context context{comm, 0, 0};
+    MPI_Comm_rank(comm, &context.rank);
+    MPI_Comm_size(comm, &context.size);
+    int status = 0;
+    const Parsed parsed = parse_options(argc, argv, context.rank == 0, identity.tool);
+    if (!parsed.options) {
+        status = parsed.status;
+    } else {
+        try {
+            status = run(context, *parsed.options, identity, make_backend);
+        } catch (const RankError& e) {
+            if (context.rank == e.rank)
+                fmt::print(stderr, "{}: {}{}\n", identity.tool, e.status == 2 ? "error: " : "",
+                           e.what());
+            status = e.status;
+        } catch (const InputError& e) {  // the same on every rank (options, files, generators)
+            if (context.rank == 0) fmt::print(stderr, "{}: error: {}\n", identity.tool, e.what());
+            status = 2;
+        }
+    }
+    MPI_Comm_free(&comm);
+    return status;
+}
+
+}  // namespace piccolo::exec
