@@ -25,6 +25,9 @@ struct AccuracyCommand {
 };
 
 void run_accuracy(const AccuracyCommand& c) {
+    // Simulating every candidate takes a while: an output that cannot be written is said first.
+    for (const std::string* output : {&c.csv, &c.json, &c.report})
+        if (!output->empty()) check_writable(*output);
     Measurement measurement = read_measurement(c.measured);
     const Machine machine = load_machine_with(c.machine, c.sets);
     const std::vector<double> predicted = predict_candidates(measurement, machine);
@@ -46,7 +49,7 @@ void add_accuracy_command(CLI::App& app) {
         "Score simulation against measurement: piccolo-run-mpi's times of every candidate vs "
         "the times simulated on a machine profile (captured share, Spearman, per size)");
     cmd->add_option("--measured", c->measured, "piccolo-run-mpi --csv or --json file")->required();
-    cmd->add_option("--machine,-m", c->machine,
+    cmd->add_option("-m,--machine", c->machine,
                     "the profile to judge: preset name or machine file (piccolo-profile-mpi -o)")
         ->required();
     add_set_option(*cmd, c->sets);
