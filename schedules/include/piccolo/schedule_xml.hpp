@@ -33,7 +33,14 @@ inline constexpr std::uint64_t kMaxListItems = std::uint64_t{1} << 25;  // deps 
 
 // Throws InputError "FILE:LINE: problem" on malformed input (syntax, missing or non-integer
 // attributes, duplicate ids, dependencies on unknown ids). Semantic checks are the verifier's.
+// A streaming reader takes the files piccolo and PICCL write in one pass, in memory that follows
+// the IR (read_schedule_xml reads regular files in pieces of 4 MiB); whatever it declines,
+// errors included, goes to the DOM reader below, so the result and the message are the same.
 LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin);
 LoadedSchedule read_schedule_xml(const std::filesystem::path& file);
+
+// The reference reader: a pugixml DOM of the whole text. Exposed for the tests and the benchmark
+// that compare the two readers.
+LoadedSchedule parse_schedule_xml_dom(std::string text, const std::string& origin);
 
 }  // namespace piccolo
