@@ -272,8 +272,8 @@ class XmlReader {
 
     // "1,4,7-9" (ranges ascend, inclusive); "-1" alone (deps only) means none. Dependencies name
     // tasks of this file and pieces are below `pieces`, so a longer range is a typo (say
-    // "0-99999999999"): it is refused before it is expanded, and so is a file whose lists add up
-    // to more than kMaxListItems.
+    // "0-99999999999"): it is refused before it is expanded, and so is a file whose ranges add up
+    // to more than kMaxListItems ids (ids written one by one are bounded by the file's size).
     template <class Int>
     void parse_list(const pugi::xml_node& node, const char* name, std::string_view text,
                     std::vector<Int>& out, bool allow_none) {
@@ -291,7 +291,7 @@ class XmlReader {
             const auto count = static_cast<std::uint64_t>(last - first) + 1;  // last >= first >= 0
             if (last > std::numeric_limits<Int>::max() || count > span_limit)
                 fail(node, fmt::format("{}: value out of range in \"{}\"", name, excerpt(item)));
-            list_items_ += count;
+            if (dash != std::string_view::npos) list_items_ += count;
             if (list_items_ > kMaxListItems)
                 fail(node, fmt::format("{}: the lists of the file name more than {} ids in all; "
                                        "is a range mistyped?",
@@ -400,7 +400,7 @@ class XmlReader {
     bool dense_ = true;
     std::uint32_t last_size_class_ = 0;  // ids so far are 0, 1, 2, ...
     std::uint64_t task_count_ = 0;       // elements under <collective>, counted before reading
-    std::uint64_t list_items_ = 0;       // ids and pieces of every list so far
+    std::uint64_t list_items_ = 0;       // ids and pieces of every range so far
     std::size_t line_cursor_ = 0;
 };
 

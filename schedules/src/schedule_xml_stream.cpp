@@ -222,7 +222,7 @@ class StreamReader {
             const auto count = static_cast<std::uint64_t>(last - first) + 1;
             if (last > kLargestId || (!deps && count > piece_limit)) decline();
             if (deps) widest_dep_range_ = std::max(widest_dep_range_, count);
-            list_items_ += count;
+            if (dash != std::string_view::npos) list_items_ += count;
             if (list_items_ > kMaxListItems) decline();
             for (std::int64_t v = first; v <= last; ++v)
                 out.push_back(static_cast<std::uint32_t>(v));
@@ -274,7 +274,7 @@ class StreamReader {
     bool any_payload_ = false;
     std::uint32_t last_size_class_ = 0;
     std::uint64_t widest_dep_range_ = 0;
-    std::uint64_t list_items_ = 0;
+    std::uint64_t list_items_ = 0;  // ids of every range so far
 };
 
 }  // namespace

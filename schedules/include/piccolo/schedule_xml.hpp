@@ -29,7 +29,9 @@ void write_schedule_xml(const Schedule& schedule, const std::filesystem::path& f
 // allocating gigabytes before it is refused.
 inline constexpr std::int32_t kMaxScheduleRanks = 1 << 24;               // the nodes attribute
 inline constexpr std::uint64_t kMaxRankPieces = std::uint64_t{1} << 24;  // nodes x pieces
-inline constexpr std::uint64_t kMaxListItems = std::uint64_t{1} << 25;  // deps + payload ids, total
+// Ids that ranges ("0-4095") of deps and payload lists expand to, in all; ids written one by one
+// cost at least two bytes of text each, so the file size bounds them.
+inline constexpr std::uint64_t kMaxListItems = std::uint64_t{1} << 25;
 
 // Throws InputError "FILE:LINE: problem" on malformed input (syntax, missing or non-integer
 // attributes, duplicate ids, dependencies on unknown ids). Semantic checks are the verifier's.
