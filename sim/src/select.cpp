@@ -1,20 +1,20 @@
-// The sweep. Three steps, the first two in parallel on a tbb::task_arena of `threads` threads:
-//  1. Templates: for every (collective, p, algorithm) generate the schedule of every candidate k
-//     once (the DAG depends on p and k, not on the size or the machine), in slices of <= 32 k,
-//     and keep only distinct DAGs (select_fingerprint.hpp): rm/prm with k = 5..7 and k = 4 are
-//     often the same rounds.
-//  2. Simulation: one task per (distinct schedule, scale) runs every message size through
-//     one copy of the DAG resized in place (set_message_size()) and simulate() with successor
-//     lists built once. Tasks are started largest first so that the last one to finish is small
-//     (list scheduling), which keeps both cores busy to the end.
-//  3. Ranking, serially, in the fixed (collective, scale, size, algorithm, k) order.
+// The sweep, in bounded memory. Three steps:
+//  1. Plan, serially and without generating anything: every candidate (collective, p,
+//     algorithm, k) is mapped to a unit, one per distinct DAG (dag_identity(): rm/prm with
+//     k = 2048..4095 at p = 4096 plan the same rounds), with its exact task count and an estimate
+//     of the memory its job needs at its peak (count_tasks(), estimate_job_bytes()). A unit that
+//     cannot fit the memory budget at all is refused here, before anything starts.
+//  2. Jobs, in parallel on a tbb::task_arena of `threads` threads: one job per unit generates its
+//     DAG, simulates it at every scale of its p and every size (resized in place), records the
+//     times and frees the DAG. Jobs start largest first, and only while the estimates of the
+//     running jobs fit the budget (BudgetedRunner): generation and simulation interleave, and
+//     the sweep holds at most the DAGs it is simulating.
+//  3. Ranking, serially, in the fixed (collective, scale, size, algorithm, k) order, after DAGs of
+//     different identities that are the same (select_fingerprint.hpp) are merged.
 // Each simulation is deterministic and writes its own slot, so the result is the same for any
-// number of threads.
+// number of threads and any budget.
 #include "piccolo/select.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include <fmt/format.h>
@@ -22,16 +22,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
-#include <memory>
 #include <numeric>
-#include <optional>
 #include <unordered_map>
 
 #include "piccolo/engine.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/task_count.hpp"
 #include "select_fingerprint.hpp"
+#include "select_memory.hpp"
 #include "select_sweep.hpp"
 #include "select_text.hpp"
 
@@ -45,18 +46,17 @@ using detail::CandidateSet;
 using detail::not_run;
 using detail::SweptAlgorithm;
 
-struct DistinctSchedule {
-    std::shared_ptr<const Schedule> schedule;  // released once every scale has simulated it
-    std::size_t p_index = 0;                   // index into Sweep::ranks
-};
-
-// What step 1 produces for one slice of the candidates of a (collective, p, algorithm), before
-// identical schedules are shared across slices and algorithms.
-struct GeneratedSet {
-    std::vector<std::pair<int, std::size_t>> k_to_local;  // (k, index into uniques)
-    std::vector<Schedule> uniques;
-    std::vector<std::uint64_t> signatures;
-    std::string unavailable;
+// One distinct DAG of the sweep: the first candidate, in (collective, p, algorithm, k) order, of
+// a dag_identity(). Its index is the schedule index of the Sweep.
+struct Unit {
+    std::size_t collective = 0, p_index = 0, algorithm = 0;
+    int k = 0;
+    TaskCounts counts;
+    std::uint64_t estimate = 0;  // peak bytes of its job
+    std::uint64_t runs = 0;      // simulations: (scale, size) points it runs at
+    detail::TimingHash hash;     // set by its job
+    std::string error;           // generate() refused it: no times
+    double generate_seconds = 0, simulate_seconds = 0;
 };
 
 bool resize_by_payload(Collective c) {
@@ -79,18 +79,13 @@ class SweepRun {
     }
 
     SelectResult run() {
+        plan_units();
+        const std::uint64_t budget = job_budget();
         const int threads =
             request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
         tbb::task_arena arena(threads);
-        arena.execute([&] {
-            const auto start = Clock::now();
-            make_schedules();
-            const auto generated = Clock::now();
-            simulate_all();
-            stats_.generate_seconds = std::chrono::duration<double>(generated - start).count();
-            stats_.simulate_seconds =
-                std::chrono::duration<double>(Clock::now() - generated).count();
-        });
+        arena.execute([&] { run_units(budget, threads); });
+        merge_identical();
         SelectResult result;
         result.machine = request_.machine.name;
         result.style = request_.style;
@@ -204,206 +199,223 @@ class SweepRun {
         return chosen;
     }
 
-    // ---- step 1: distinct schedules ------------------------------------------------------------
-
-    // A slice of the candidate k of one (collective, p, algorithm): the unit of work of step 1.
-    // rm/prm have up to p - 1 candidates, so they are cut into slices to balance the threads.
-    struct GenerateJob {
-        std::size_t collective = 0, p_index = 0, algorithm = 0;
-        std::vector<int> ks;
-        std::uint64_t cost = 0;  // estimate: candidates x p
-    };
-    static constexpr std::size_t ks_per_job = 32;
-
-    GeneratedSet generate_slice(const GenerateJob& job) const {
-        const Collective collective = sweep_.collectives[job.collective];
-        const Rank p = sweep_.ranks[job.p_index];
-        const AlgorithmInfo& info = *sweep_.algorithms[job.algorithm].info;
-        GeneratedSet out;
-        if (job.ks.empty()) {
-            out.unavailable = request_.radices.empty()
-                                  ? fmt::format("no valid k for p = {}", p)
-                                  : fmt::format("no k from -k is valid for p = {}", p);
-            return out;
-        }
+    // ---- step 1: plan -------------------------------------------------------------------------
+    [[nodiscard]] GenerateRequest template_request(std::size_t c, std::size_t p, std::size_t a,
+                                                   int k) const {
         GenerateRequest g;
-        g.collective = collective;
-        g.algorithm = std::string(info.name);
-        g.ranks = p;
+        g.collective = sweep_.collectives[c];
+        g.algorithm = std::string(sweep_.algorithms[a].info->name);
+        g.k = k;
+        g.ranks = sweep_.ranks[p];
         // Any size works for a template; an Allreduce needs at least one byte per segment.
-        g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(p));
-        g.payload = resize_by_payload(collective);  // Allgather resizes without payload
+        g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(g.ranks));
+        g.payload = resize_by_payload(g.collective);  // Allgather resizes without payload
         g.style = request_.style;
-        std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_signature;
-        for (int k : job.ks) {
-            g.k = k;
-            Schedule schedule;
-            try {
-                schedule = generate(g);
-            } catch (const InputError& e) {
-                if (out.unavailable.empty()) out.unavailable = e.what();
-                continue;
-            }
-            const std::uint64_t signature =
-                detail::timing_signature(schedule, resize_by_payload(collective));
-            std::optional<std::size_t> same;
-            for (std::size_t u : by_signature[signature])
-                if (detail::same_timing(out.uniques[u], schedule, resize_by_payload(collective))) {
-                    same = u;
-                    break;
-                }
-            if (!same) {
-                same = out.uniques.size();
-                by_signature[signature].push_back(*same);
-                out.uniques.push_back(std::move(schedule));
-                out.signatures.push_back(signature);
-            }
-            out.k_to_local.emplace_back(k, *same);
-        }
-        return out;
+        return g;
     }
 
-    void make_schedules() {
-        // Jobs in (collective, p, algorithm, k) order; that order also fixes which schedule
-        // represents identical ones, so the result does not depend on the threads.
-        std::vector<GenerateJob> jobs;
-        for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
-            for (std::size_t p = 0; p < sweep_.ranks.size(); ++p)
-                for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
-                    const std::vector<int> ks =
-                        radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p]);
-                    std::size_t first = 0;
-                    do {
-                        const std::size_t last = std::min(ks.size(), first + ks_per_job);
-                        GenerateJob job{c, p, a, {ks.begin() + first, ks.begin() + last}, 0};
-                        job.cost = std::max<std::uint64_t>(1, job.ks.size()) *
-                                   static_cast<std::uint64_t>(sweep_.ranks[p]);
-                        jobs.push_back(std::move(job));
-                        first = last;
-                    } while (first < ks.size());
-                }
-        // Largest first, so that the last job to finish is a small one.
-        std::vector<std::size_t> order(jobs.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t x, std::size_t y) { return jobs[x].cost > jobs[y].cost; });
-        std::vector<GeneratedSet> generated(jobs.size());
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, jobs.size(), 1),
-            [&](const tbb::blocked_range<std::size_t>& range) {
-                for (std::size_t i = range.begin(); i != range.end(); ++i)
-                    generated[order[i]] = generate_slice(jobs[order[i]]);
-            },
-            tbb::simple_partitioner());
+    [[nodiscard]] static bool runs_at(std::uint32_t pieces, Collective c, std::uint64_t bytes) {
+        // set_message_size() cuts an Allreduce vector into shape.pieces segments of >= 1 byte.
+        return c != Collective::allreduce || bytes >= pieces;
+    }
 
-        // Share identical schedules across slices and algorithms (rd is rm with k = 2, ...).
+    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts) {
+        Unit unit;
+        unit.collective = c;
+        unit.p_index = p;
+        unit.algorithm = a;
+        unit.k = k;
+        unit.counts = counts;
+        unit.estimate = detail::estimate_job_bytes(counts, sweep_.ranks[p]);
+        std::uint64_t sizes = 0;
+        for (std::uint64_t bytes : sweep_.sizes)
+            sizes += runs_at(counts.pieces, sweep_.collectives[c], bytes) ? 1 : 0;
+        for (const Scale& scale : sweep_.scales)
+            unit.runs += scale.ranks() == sweep_.ranks[p] ? sizes : 0;
+        return unit;
+    }
+
+    // The candidates of one (collective, p, algorithm) into their units; `identities` holds the
+    // units of (collective, p) so far.
+    void plan_set(std::size_t c, std::size_t p, std::size_t a,
+                  std::unordered_map<std::string, std::size_t>& identities) {
+        CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
+        const std::vector<int> ks = radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p]);
+        if (ks.empty())
+            set.unavailable =
+                request_.radices.empty()
+                    ? fmt::format("no valid k for p = {}", sweep_.ranks[p])
+                    : fmt::format("no k from -k is valid for p = {}", sweep_.ranks[p]);
+        for (int k : ks) {
+            const GenerateRequest g = template_request(c, p, a, k);
+            const TaskCounts counts = count_tasks(g);
+            if (counts.tasks() > std::numeric_limits<std::uint32_t>::max()) {
+                // More tasks than the IR can index: generate() refuses it before allocating, with
+                // the numbers; that refusal is the reason shown for the candidate.
+                try {
+                    generate(g);
+                } catch (const InputError& e) {
+                    if (set.unavailable.empty()) set.unavailable = e.what();
+                    continue;
+                }
+            }
+            const auto [at, added] = identities.try_emplace(dag_identity(g), units_.size());
+            if (added) units_.push_back(make_unit(c, p, a, k, counts));
+            set.candidates.push_back({k, at->second});
+            ++stats_.candidates;
+        }
+        if (!set.candidates.empty()) set.unavailable.clear();
+    }
+
+    void plan_units() {
         sweep_.sets.resize(sweep_.collectives.size() * sweep_.ranks.size() *
                            sweep_.algorithms.size());
-        std::vector<std::unordered_map<std::uint64_t, std::vector<std::size_t>>> known(
-            sweep_.collectives.size() * sweep_.ranks.size());
-        for (std::size_t j = 0; j < jobs.size(); ++j) {
-            const GenerateJob& job = jobs[j];
-            GeneratedSet& g = generated[j];
-            std::vector<std::size_t> global(g.uniques.size());
-            for (std::size_t u = 0; u < g.uniques.size(); ++u)
-                global[u] =
-                    share(job.collective, job.p_index, std::move(g.uniques[u]), g.signatures[u],
-                          known[job.collective * sweep_.ranks.size() + job.p_index]);
-            CandidateSet& set =
-                sweep_.sets[sweep_.set_index(job.collective, job.p_index, job.algorithm)];
-            stats_.candidates += g.k_to_local.size();
-            for (auto [k, local] : g.k_to_local) set.candidates.push_back({k, global[local]});
-            if (set.unavailable.empty()) set.unavailable = std::move(g.unavailable);
-        }
-        for (CandidateSet& set : sweep_.sets)
-            if (!set.candidates.empty()) set.unavailable.clear();
+        for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
+            for (std::size_t p = 0; p < sweep_.ranks.size(); ++p) {
+                std::unordered_map<std::string, std::size_t> identities;
+                for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a)
+                    plan_set(c, p, a, identities);
+            }
     }
 
-    std::size_t share(std::size_t c, std::size_t p, Schedule&& schedule, std::uint64_t signature,
-                      std::unordered_map<std::uint64_t, std::vector<std::size_t>>& known) {
-        for (std::size_t index : known[signature])
-            if (detail::same_timing(*schedules_[index].schedule, schedule,
-                                    resize_by_payload(sweep_.collectives[c])))
-                return index;
-        known[signature].push_back(schedules_.size());
-        sweep_.rounds.push_back(detail::transfer_rounds(schedule));
-        schedules_.push_back({std::make_shared<const Schedule>(std::move(schedule)), p});
-        return schedules_.size() - 1;
+    // The bytes the jobs may hold at once: the budget less what the process holds already.
+    // Refuses, before anything starts, a unit whose job alone would not fit.
+    [[nodiscard]] std::uint64_t job_budget() const {
+        const bool given = request_.memory_budget > 0;
+        const std::uint64_t budget = given ? request_.memory_budget : default_memory_budget();
+        const std::string origin = given ? "" : " (the default: half of the memory available now)";
+        const std::uint64_t held = detail::resident_bytes();
+        if (held >= budget)
+            throw InputError(fmt::format(
+                "--memory-budget: the budget of {}{} is less than the {} piccolo holds before the "
+                "sweep starts; raise --memory-budget",
+                detail::format_memory(budget), origin, detail::format_memory(held)));
+        for (const Unit& u : units_)
+            if (u.estimate > budget - held) {
+                const AlgorithmInfo& info = *sweep_.algorithms[u.algorithm].info;
+                throw InputError(fmt::format(
+                    "--memory-budget: {} {}{} at p = {} needs about {} ({} tasks), more than the "
+                    "budget of {}{} leaves beside the {} piccolo holds; raise --memory-budget, or "
+                    "leave it out with --algorithms or -k, or use fewer --nodes",
+                    to_string(sweep_.collectives[u.collective]), info.name,
+                    info.has_radix ? fmt::format(" with k = {}", u.k) : "", sweep_.ranks[u.p_index],
+                    detail::format_memory(u.estimate), u.counts.tasks(),
+                    detail::format_memory(budget), origin, detail::format_memory(held)));
+            }
+        return budget - held;
     }
 
-    // ---- step 2: simulation ---------------------------------------------------------------------
-    [[nodiscard]] bool runs_at(const Schedule& s, std::uint64_t bytes) const {
-        // set_message_size() cuts an Allreduce vector into shape.pieces segments of >= 1 byte.
-        return s.shape.collective != Collective::allreduce || bytes >= s.shape.pieces;
-    }
-
-    struct SimJob {
-        std::size_t schedule = 0;
-        std::size_t scale = 0;
-        std::uint64_t runs = 0;  // sizes it runs at
-        std::uint64_t work = 0;  // tasks x runs: the cost estimate
-    };
-
-    void simulate_all() {
-        std::vector<SimJob> jobs;
-        std::vector<std::size_t> uses(schedules_.size(), 0);
-        for (std::size_t s = 0; s < schedules_.size(); ++s) {
-            const Schedule& schedule = *schedules_[s].schedule;
-            std::uint64_t runs = 0;
-            for (std::uint64_t bytes : sweep_.sizes) runs += runs_at(schedule, bytes) ? 1 : 0;
-            for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale)
-                if (sweep_.scales[scale].ranks() == sweep_.ranks[schedules_[s].p_index]) {
-                    jobs.push_back({s, scale, runs, runs * schedule.size()});
-                    ++uses[s];
-                }
-        }
-        std::stable_sort(jobs.begin(), jobs.end(),
-                         [](const SimJob& x, const SimJob& y) { return x.work > y.work; });
+    // ---- step 2: jobs ---------------------------------------------------------------------------
+    void run_units(std::uint64_t budget, int threads) {
+        std::vector<std::size_t> order(units_.size());
+        std::iota(order.begin(), order.end(), 0);
+        auto work = [&](std::size_t u) { return units_[u].counts.tasks() * units_[u].runs; };
+        // Largest first, so that the last job to finish is a small one (list scheduling).
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return work(x) > work(y); });
+        std::vector<std::uint64_t> estimates;
         std::uint64_t total = 0;
-        for (const SimJob& j : jobs) total += j.work;
-        stats_.distinct_schedules = schedules_.size();
+        for (std::size_t u : order) {
+            estimates.push_back(units_[u].estimate);
+            total += work(u);
+            stats_.simulations += units_[u].runs;
+        }
         stats_.simulated_tasks = total;
-        for (const SimJob& j : jobs) stats_.simulations += j.runs;
         if (request_.progress) request_.progress->set_total(total);
+        sweep_.times.assign(units_.size() * sweep_.scales.size() * sweep_.sizes.size(), not_run);
+        sweep_.rounds.assign(units_.size(), 0);
 
-        sweep_.times.assign(schedules_.size() * sweep_.scales.size() * sweep_.sizes.size(),
-                            not_run);
-        auto remaining = std::make_unique<std::atomic<std::size_t>[]>(schedules_.size());
-        for (std::size_t s = 0; s < schedules_.size(); ++s) remaining[s].store(uses[s]);
+        detail::BudgetedRunner runner(std::move(estimates), budget);
+        runner.run(threads, [&](std::size_t i) { run_unit(order[i]); });
+        stats_.memory_budget = budget;
+        stats_.memory_peak_estimate = runner.peak_estimate();
+        stats_.memory_waits = runner.delayed();
+        for (const Unit& u : units_) {
+            stats_.generate_seconds += u.generate_seconds;
+            stats_.simulate_seconds += u.simulate_seconds;
+        }
+    }
+
+    // One job: generate the unit's DAG, simulate it everywhere it runs, free it.
+    void run_unit(std::size_t u) {
+        Unit& unit = units_[u];
+        const Collective collective = sweep_.collectives[unit.collective];
+        const auto start = Clock::now();
+        Schedule schedule;
+        try {
+            schedule =
+                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
+        } catch (const InputError& e) {
+            unit.error = e.what();
+            return;
+        }
+        unit.hash = detail::timing_hash(schedule, resize_by_payload(collective));
+        sweep_.rounds[u] = detail::transfer_rounds(schedule);
+        const auto generated = Clock::now();
+        const Schedule::Successors successors = schedule.successors();
         const SimOptions options{request_.contention, false};
+        for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
+            if (sweep_.scales[scale].ranks() != schedule.shape.ranks) continue;
+            for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
+                if (!runs_at(schedule.shape.pieces, collective, sweep_.sizes[z])) continue;
+                set_message_size(schedule, sweep_.sizes[z]);
+                sweep_.times[sweep_.time_index(u, scale, z)] =
+                    simulate(schedule, successors, request_.machine, layouts_[scale], options)
+                        .makespan;
+                if (request_.progress) request_.progress->add(schedule.size());
+            }
+        }
+        unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
+        unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
+    }
 
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, jobs.size(), 1),
-            [&](const tbb::blocked_range<std::size_t>& range) {
-                for (std::size_t i = range.begin(); i != range.end(); ++i) {
-                    const SimJob& job = jobs[i];
-                    std::shared_ptr<const Schedule> schedule = schedules_[job.schedule].schedule;
-                    const RankLayout& layout = layouts_[job.scale];
-                    // One copy and one set of successor lists per job; only sizes change below.
-                    Schedule sized = *schedule;
-                    const Schedule::Successors successors = sized.successors();
-                    for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
-                        if (!runs_at(*schedule, sweep_.sizes[z])) continue;
-                        set_message_size(sized, sweep_.sizes[z]);
-                        sweep_.times[sweep_.time_index(job.schedule, job.scale, z)] =
-                            simulate(sized, successors, request_.machine, layout, options).makespan;
-                        if (request_.progress) request_.progress->add(sized.size());
-                    }
-                    // The last scale to use a schedule frees it: the sweep holds only what is
-                    // still to run.
-                    schedule.reset();
-                    if (remaining[job.schedule].fetch_sub(1) == 1)
-                        schedules_[job.schedule].schedule.reset();
+    // ---- between steps 2 and 3: DAGs of different identities that are the same ----------------
+    [[nodiscard]] bool same_times(std::size_t a, std::size_t b) const {
+        const std::size_t points = sweep_.scales.size() * sweep_.sizes.size();
+        return std::memcmp(&sweep_.times[a * points], &sweep_.times[b * points],
+                           points * sizeof(double)) == 0;
+    }
+
+    // A unit whose DAG hashes, rounds and times equal an earlier unit's of the same collective
+    // and p is that DAG (ring and k-ring with k = p, ...): its candidates take the earlier
+    // index, as the ranking's "same schedule" rules expect. Failed units lose their candidates.
+    void merge_identical() {
+        std::vector<std::size_t> same(units_.size());
+        for (std::size_t u = 0; u < units_.size(); ++u) {
+            same[u] = u;
+            const Unit& unit = units_[u];
+            for (std::size_t v = 0; v < u && unit.error.empty(); ++v) {
+                const Unit& other = units_[v];
+                if (same[v] == v && other.error.empty() && other.collective == unit.collective &&
+                    other.p_index == unit.p_index && other.hash == unit.hash &&
+                    sweep_.rounds[v] == sweep_.rounds[u] && same_times(u, v)) {
+                    same[u] = v;
+                    break;
                 }
-            },
-            tbb::simple_partitioner());
+            }
+            stats_.distinct_schedules += same[u] == u && unit.error.empty() ? 1 : 0;
+        }
+        for (CandidateSet& set : sweep_.sets) {
+            std::vector<detail::Candidate> kept;
+            for (detail::Candidate candidate : set.candidates) {
+                const Unit& unit = units_[candidate.schedule];
+                if (!unit.error.empty()) {
+                    if (set.unavailable.empty()) set.unavailable = unit.error;
+                    continue;
+                }
+                candidate.schedule = same[candidate.schedule];
+                kept.push_back(candidate);
+            }
+            set.candidates = std::move(kept);
+            if (!set.candidates.empty()) set.unavailable.clear();
+        }
     }
 
     const SelectRequest& request_;
     std::vector<RankLayout> layouts_;  // one per scale
     std::vector<std::string> notes_;
     detail::Sweep sweep_;
-    std::vector<DistinctSchedule> schedules_;
+    std::vector<Unit> units_;
     SweepStats stats_;
 };
 

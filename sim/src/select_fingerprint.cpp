@@ -1,6 +1,6 @@
 #include "select_fingerprint.hpp"
 
-#include <algorithm>
+#include <span>
 
 namespace piccolo::detail {
 
@@ -14,40 +14,47 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-template <class T>
-bool equal(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
-}
+// Two chains over the same words, seeded apart and mixed with different odd multipliers, so
+// that a collision needs both 64-bit chains to collide at once.
+class Hasher {
+  public:
+    void add(std::uint64_t word) {
+        first_ = mix(first_ ^ word);
+        second_ = mix((second_ + word) * 0xff51afd7ed558ccdULL);
+    }
+    template <class T>
+    void add_all(std::span<const T> values) {
+        add(values.size());
+        for (const T& v : values) add(static_cast<std::uint64_t>(v));
+    }
+    [[nodiscard]] TimingHash result() const { return {first_, second_}; }
+
+  private:
+    std::uint64_t first_ = 0x243f6a8885a308d3ULL, second_ = 0x13198a2e03707344ULL;
+};
 
 }  // namespace
 
-std::uint64_t timing_signature(const Schedule& s, bool resize_by_payload) {
-    std::uint64_t h = 0;
+TimingHash timing_hash(const Schedule& s, bool resize_by_payload) {
+    Hasher h;
     for (std::uint64_t part :
          {static_cast<std::uint64_t>(s.shape.collective), static_cast<std::uint64_t>(s.shape.ranks),
-          s.shape.bytes, std::uint64_t{s.shape.pieces}, std::uint64_t{s.size()},
-          std::uint64_t{s.deps.items.size()}, std::uint64_t{s.sent_deps.items.size()},
-          std::uint64_t{s.size_values.size()},
-          resize_by_payload ? std::uint64_t{s.payload.items.size()} : 0})
-        h = mix(h ^ part);
-    return h;
-}
-
-bool same_timing(const Schedule& a, const Schedule& b, bool resize_by_payload) {
-    if (a.shape.collective != b.shape.collective || a.shape.ranks != b.shape.ranks ||
-        a.shape.bytes != b.shape.bytes || a.shape.pieces != b.shape.pieces || a.size() != b.size())
-        return false;
-    if (!equal(a.kind, b.kind) || !equal(a.src, b.src) || !equal(a.dst, b.dst) ||
-        !equal(a.deps.offsets, b.deps.offsets) || !equal(a.deps.items, b.deps.items) ||
-        !equal(a.sent_deps.offsets, b.sent_deps.offsets) ||
-        !equal(a.sent_deps.items, b.sent_deps.items))
-        return false;
-    for (TaskId t = 0; t < a.size(); ++t)
-        if (a.bytes(t) != b.bytes(t)) return false;
-    if (resize_by_payload)
-        return equal(a.payload.offsets, b.payload.offsets) &&
-               equal(a.payload.items, b.payload.items);
-    return true;
+          s.shape.bytes, std::uint64_t{s.shape.pieces}})
+        h.add(part);
+    h.add_all<TaskKind>(s.kind);
+    h.add_all<Rank>(s.src);
+    h.add_all<Rank>(s.dst);
+    h.add_all<std::uint32_t>(s.deps.offsets);
+    h.add_all<TaskId>(s.deps.items);
+    h.add_all<std::uint32_t>(s.sent_deps.offsets);
+    h.add_all<TaskId>(s.sent_deps.items);
+    h.add(s.size());
+    for (TaskId t = 0; t < s.size(); ++t) h.add(s.bytes(t));
+    if (resize_by_payload) {
+        h.add_all<std::uint32_t>(s.payload.offsets);
+        h.add_all<std::uint32_t>(s.payload.items);
+    }
+    return h.result();
 }
 
 }  // namespace piccolo::detail

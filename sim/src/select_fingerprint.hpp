@@ -1,7 +1,10 @@
 #pragma once
-// Which candidate schedules are the same to the engine. Recursive multiplying plans its rounds
-// from the prime factors of p, so many k give the same DAG (for p = 256, rm with k = 128..255
-// all run radices {128, 2}); the selector simulates each distinct DAG once.
+// Which candidate schedules are the same to the engine. The sweep generates one DAG per
+// dag_identity() (task_count.hpp), which already merges the k that plan the same rounds; DAGs of
+// different identities can still coincide (ring and k-ring with k = p, rm and prm Allreduce
+// with a single round, ring and rd for p = 2). Those are found after simulation by this hash of
+// everything the engine reads, so that no DAG has to stay in memory to be compared with later
+// ones.
 
 #include <cstdint>
 
@@ -9,14 +12,15 @@
 
 namespace piccolo::detail {
 
-// Two schedules time identically at every message size when kind, src, dst, deps and task sizes
-// agree, and (only when `resize_by_payload`, i.e. Allreduce, whose segment sizes are not
-// proportional to the vector) the payload rows too. Algorithm name and k are ignored.
-bool same_timing(const Schedule& a, const Schedule& b, bool resize_by_payload);
+struct TimingHash {
+    std::uint64_t first = 0, second = 0;  // two independent 64-bit hashes
+    friend bool operator==(const TimingHash&, const TimingHash&) = default;
+};
 
-// Equal for schedules that time identically; O(1), from the array lengths, so that only
-// candidates of equal shape are compared element by element (comparing is cheaper than hashing:
-// distinct DAGs of one size differ within their first tasks, identical ones are memcmp'd).
-std::uint64_t timing_signature(const Schedule& schedule, bool resize_by_payload);
+// Equal for schedules that time identically at every message size: kind, src, dst, deps,
+// sent_deps and task sizes, and (only when `resize_by_payload`, i.e. Allreduce, whose segment
+// sizes are not proportional to the vector) the payload rows too. Algorithm name and k are
+// ignored. Two different DAGs share a hash with a probability near 2^-128.
+TimingHash timing_hash(const Schedule& schedule, bool resize_by_payload);
 
 }  // namespace piccolo::detail

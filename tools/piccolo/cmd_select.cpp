@@ -51,6 +51,7 @@ struct SelectOptions {
     std::string mpich_version;  // empty: from mpichversion, else the newest known
     std::string style;          // empty: from the outputs, else the machine's, else mpi
     std::string report;         // --report FILE.html
+    std::string memory_budget;  // --memory-budget SIZE; empty: the default share
     // Set by add_select_command: the options whose order pairs --emit with -o.
     const CLI::App* app = nullptr;
     const CLI::Option* emit_option = nullptr;
@@ -223,6 +224,8 @@ void run_select(const SelectOptions& o) {
         throw InputError(fmt::format("--threads: must be >= 1 (got {})", o.threads));
     request.threads = o.threads_option->count() > 0 ? o.threads : 0;  // 0: every core
     request.contention = !o.no_contention;
+    if (!o.memory_budget.empty())
+        request.memory_budget = parse_bytes(o.memory_budget, "--memory-budget");
 
     EmitOptions emit_options;
     if (!o.piccl_size.empty()) emit_options.piccl_bytes = parse_bytes(o.piccl_size, "--size");
@@ -250,6 +253,13 @@ void run_select(const SelectOptions& o) {
         ProgressBar bar(progress, o.quiet);
         result = select(request);
     }
+    if (result.stats.memory_waits > 0)
+        fmt::print(stderr,
+                   "piccolo: note: the memory budget ({:.0f} MiB for the jobs) made free threads "
+                   "wait {} time(s) for a job to end; a larger --memory-budget runs more jobs at "
+                   "once\n",
+                   static_cast<double>(result.stats.memory_budget) / (1 << 20),
+                   result.stats.memory_waits);
     for (const Destination& d : outputs) {
         if (o.quiet && d.file == "-") continue;
         const Emitted emitted = emit(d.kind, result, emit_options);
@@ -301,6 +311,10 @@ void add_select_command(CLI::App& app) {
         add_ppn_option(*cmd, o->ppn, "ranks per node (default: the machine's devices per node)");
     o->threads_option =
         cmd->add_option("--threads,-j", o->threads, "worker threads (default: every core)");
+    cmd->add_option("--memory-budget", o->memory_budget,
+                    "memory the sweep may hold, e.g. 4GiB: jobs run in parallel only while their "
+                    "estimates fit, and a candidate that cannot fit alone is refused before the "
+                    "sweep starts (default: half of the available memory)");
     add_style_option(*cmd, o->style,
                      "mpi when writing an MPI tuning file, nccl for piccl-env, else the machine's "
                      "style, else mpi");

@@ -55,7 +55,15 @@ struct SelectRequest {
     Style style = Style::mpi;           // how the candidates synchronize their rounds
     int threads = 0;                    // 0 = every core oneTBB sees
     SweepProgress* progress = nullptr;  // optional
+    // Bytes the process may hold while it sweeps (its own resident set before the sweep
+    // included); 0 = default_memory_budget(). Jobs run in parallel only while their estimates fit.
+    std::uint64_t memory_budget = 0;
 };
+
+// Half of the memory available now (MemAvailable of /proc/meminfo, or what the process's memory
+// cgroup still allows if that is less): the other half is left to the rest of the system and
+// covers what the estimates miss.
+std::uint64_t default_memory_budget();
 
 // 8 B, 16 B, ..., 64 MiB.
 std::vector<std::uint64_t> default_select_sizes();
@@ -120,12 +128,15 @@ struct PointSelection {
 
 // What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
 struct SweepStats {
-    std::uint64_t candidates = 0;          // (collective, p, algorithm, k) generated
-    std::uint64_t distinct_schedules = 0;  // after sharing identical DAGs
-    std::uint64_t simulations = 0;         // (schedule, scale, size) runs of the engine
-    std::uint64_t simulated_tasks = 0;     // tasks replayed over all simulations
-    double generate_seconds = 0;           // wall time of step 1 (templates)
-    double simulate_seconds = 0;           // wall time of step 2
+    std::uint64_t candidates = 0;            // (collective, p, algorithm, k) generated
+    std::uint64_t distinct_schedules = 0;    // after sharing identical DAGs
+    std::uint64_t simulations = 0;           // (schedule, scale, size) runs of the engine
+    std::uint64_t simulated_tasks = 0;       // tasks replayed over all simulations
+    double generate_seconds = 0;             // generating DAGs, summed over jobs (thread time)
+    double simulate_seconds = 0;             // simulating them, summed over jobs (thread time)
+    std::uint64_t memory_budget = 0;         // bytes the jobs could hold at once
+    std::uint64_t memory_peak_estimate = 0;  // the most the running jobs' estimates added up to
+    std::uint64_t memory_waits = 0;  // times a free thread waited because the budget was taken
 };
 
 struct SelectResult {

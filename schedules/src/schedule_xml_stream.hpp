@@ -1,0 +1,24 @@
+#pragma once
+// The streaming schedule XML reader: one pass over the text in pieces, straight into the IR, for
+// the XML that piccolo and PICCL write (a declaration, comments, <collective> and its empty
+// <transfer>/<compute> elements, ids in increasing order). It never reports an error itself:
+// whatever it does not take, malformed or merely unusual (DOCTYPE, CDATA, entity references,
+// unsorted ids, ...), it leaves to the DOM reader, whose messages are the reference.
+
+#include <istream>
+#include <optional>
+#include <string>
+
+#include "piccolo/schedule_xml.hpp"
+
+namespace piccolo::detail {
+
+// The schedule in `text`, or nullopt when the DOM reader must read it. `text` is unchanged
+// either way (it is moved into the reader and back).
+std::optional<LoadedSchedule> stream_schedule_xml(std::string& text, const std::string& origin);
+
+// The same from a stream read in pieces of a few MiB, so that memory follows the IR, not the
+// file. Throws InputError when the stream holds more than kMaxScheduleFileBytes or fails.
+std::optional<LoadedSchedule> stream_schedule_xml(std::istream& in, const std::string& origin);
+
+}  // namespace piccolo::detail

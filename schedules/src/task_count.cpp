@@ -1,0 +1,114 @@
+// Closed forms for the generators' task counts (task_count.hpp); each follows the loops of its
+// generator file, which the schedules tests compare against on a grid of p, k and styles.
+#include "piccolo/task_count.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "radix_plan.hpp"
+
+namespace piccolo {
+
+namespace {
+
+using detail::plan_radices;
+using detail::RadixPlan;
+
+bool is_exchange(std::string_view algorithm) {
+    return algorithm != "ring" && algorithm != "k-ring";
+}
+bool is_permuted(std::string_view algorithm) {
+    return algorithm == "prd" || algorithm == "prm";
+}
+int exchange_radix(const GenerateRequest& r) {
+    return r.algorithm == "rd" || r.algorithm == "prd" ? 2 : r.k;
+}
+
+// ring and k-ring (ring = k-ring with one group of k = p). In the Allgather a block travels
+// g - 1 hops between groups, then k - 1 hops inside each of its g groups; every hop except the
+// last one inside a group is forwarded, so the reversed reduce-scatter reduces before it.
+TaskCounts count_segmented(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const std::uint64_t k = r.algorithm == "ring" ? p : static_cast<std::uint64_t>(r.k);
+    const std::uint64_t groups = p / k;
+    const std::uint64_t n = p * (p - 1);  // Allgather transfers
+    // Per transfer: the receive it forwards and the rank's previous send; k-ring adds, once per
+    // item of a rank's column, the phase-1 receive that delivered it.
+    const std::uint64_t gather_ids = 2 * n + (r.algorithm == "ring" ? 0 : p * groups);
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p);
+    if (r.collective == Collective::allgather) {
+        c.transfers = n;
+        c.dependency_ids = gather_ids;
+        c.payload_ids = r.payload ? n : 0;
+        return c;
+    }
+    c.transfers = 2 * n;
+    c.computes = p * ((groups - 1) + groups * (k - 2)) + p;
+    // The reduce-scatter turns every Allgather dependency around (one id each, split between a
+    // transfer and the reduce before it, which the transfer then names); the gather repeats the
+    // Allgather's and adds a segment's reduce or a round boundary to a rank's first sends.
+    c.dependency_ids = 2 * gather_ids + n;
+    c.payload_ids = r.payload ? c.tasks() : 0;
+    return c;
+}
+
+// rd, rm, prd, prm: recursive_exchange.cpp's fold-in, rounds, permute and fold-out.
+TaskCounts count_exchange(const GenerateRequest& r) {
+    const RadixPlan plan = plan_radices(r.ranks, exchange_radix(r));
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const auto core = static_cast<std::uint64_t>(plan.core);
+    const std::uint64_t extra = p - core;
+    const bool pipelined = r.style == Style::pipelined;
+    TaskCounts c;
+    c.pieces = r.collective == Collective::allgather ? static_cast<std::uint32_t>(p) : 1;
+    c.transfers = 2 * extra;
+    std::uint64_t history = 1;         // receives of a rank so far (pipelined waits)
+    std::uint64_t previous_ops = 1;    // receives and sends of the previous round
+    std::uint64_t held = 1;            // blocks a rank holds before the round (times p: all)
+    std::uint64_t gather_payload = 0;  // Allgather payload ids of the rounds
+    for (int radix : plan.radices) {
+        const std::uint64_t partners = static_cast<std::uint64_t>(radix) - 1;
+        const std::uint64_t sends = core * partners;
+        c.transfers += sends;
+        if (r.collective == Collective::allgather)
+            c.dependency_ids += sends * (pipelined ? history : previous_ops);
+        else
+            c.dependency_ids += sends + 2 * sends;  // each send: one reduce; the reduce: all ops
+        gather_payload += partners * p * held;
+        previous_ops = 2 * partners;
+        history += partners;
+        held *= static_cast<std::uint64_t>(radix);
+    }
+    if (r.collective == Collective::allreduce) {
+        c.computes = extra + core * plan.radices.size();
+        c.dependency_ids += 2 * extra;
+        c.payload_ids = r.payload ? c.tasks() : 0;
+        return c;
+    }
+    const bool permuted = is_permuted(r.algorithm);
+    if (permuted) {
+        c.computes = core;
+        c.dependency_ids += core * (pipelined ? 2 * history : previous_ops);
+    }
+    c.dependency_ids += extra * (permuted ? 1 : (pipelined ? history : previous_ops));
+    c.payload_ids = r.payload ? extra + gather_payload + extra * (p - 1) : 0;
+    return c;
+}
+
+}  // namespace
+
+TaskCounts count_tasks(const GenerateRequest& request) {
+    return is_exchange(request.algorithm) ? count_exchange(request) : count_segmented(request);
+}
+
+std::string dag_identity(const GenerateRequest& request) {
+    if (!is_exchange(request.algorithm))
+        return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
+    const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));
+    return fmt::format("{} core {} radices {}",
+                       is_permuted(request.algorithm) ? "permuted" : "multiplying", plan.core,
+                       fmt::join(plan.radices, ","));
+}
+
+}  // namespace piccolo
