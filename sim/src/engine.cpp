@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 
+#include "engine_levels.hpp"
 #include "event_queue.hpp"
 #include "network.hpp"
 #include "piccolo/error.hpp"
@@ -44,14 +45,16 @@ constexpr std::size_t pool_count = 5;
 class Engine {
   public:
     Engine(const Schedule& s, const Schedule::Successors& successors, const Machine& m,
-           const RankLayout& layout, const SimOptions& o)
+           const RankLayout& layout, const SimOptions& o,
+           std::span<const std::uint8_t> fixed_levels = {})
         : s_(s),
           successors_(successors),
           ranks_(static_cast<std::size_t>(layout.ranks())),
           pricing_(s, m, o.contention),
           network_(m, layout, ranks_, o.contention),
           missing_(s.size()),
-          level_(s.size()),
+          level_(fixed_levels.begin(), fixed_levels.end()),
+          levels_fixed_(!fixed_levels.empty()),
           record_(m, ranks_, s.size(), o.record_trace) {
         if (pricing_.longest_cost() > max_seconds)
             throw InputError(fmt::format(
@@ -72,6 +75,7 @@ class Engine {
             pools_[send_ports] = SlotPool(ranks_, 1);
             pools_[receive_ports] = SlotPool(ranks_, 1);
         }
+        if (!levels_fixed_) level_.assign(s.size(), 0);
         if (network_.fair()) {
             inject_start_.assign(s.size(), never);
             data_end_.assign(s.size(), never);
@@ -215,7 +219,8 @@ class Engine {
     void ready(TaskId t, SimTime now) {
         if (s_.kind[t] != TaskKind::transfer) return request<processors>(s_.src[t], t, now);
         // Looked up at every later step of the transfer.
-        level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
+        if (!levels_fixed_)
+            level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
         if (record_.tracing()) {
             record_.trace(t).task = t;
             record_.trace(t).ready = to_seconds(now);
@@ -465,6 +470,7 @@ class Engine {
     bool receive_slots_limited_ = false;
     std::vector<std::uint32_t> missing_;  // dependencies not yet done
     std::vector<std::uint8_t> level_;     // per transfer, from READY on: the level pricing it
+    bool levels_fixed_ = false;           // level_ was given (a quotient schedule)
     std::vector<SimTime> ready_at_;       // latest dependency time (tasks with joins)
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).
@@ -483,6 +489,16 @@ SimResult simulate(const Schedule& schedule, const Schedule::Successors& success
                                      schedule.shape.ranks, layout.ranks()));
     return Engine(schedule, successors, machine, layout, options).run();
 }
+
+namespace detail {
+
+SimResult simulate_with_levels(const Schedule& schedule, const Schedule::Successors& successors,
+                               const Machine& machine, const RankLayout& layout,
+                               const SimOptions& options, std::span<const std::uint8_t> levels) {
+    return Engine(schedule, successors, machine, layout, options, levels).run();
+}
+
+}  // namespace detail
 
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options) {

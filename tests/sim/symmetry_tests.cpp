@@ -1,0 +1,197 @@
+// Exact symmetry reduction (docs/symmetry.md): the quotient generators build exactly the
+// representatives' part of the full schedules, and replaying that part gives the full replay's
+// makespan and per-rank finish times bit for bit, on machines with and without contention, FIFO
+// and fair sharing, offloaded and cpu overheads, node and group lanes. Where the symmetry does
+// not hold, the plan says so.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "piccolo/engine.hpp"
+#include "piccolo/error.hpp"
+#include "piccolo/generate.hpp"
+#include "piccolo/machine_io.hpp"
+#include "piccolo/quotient.hpp"
+#include "piccolo/symmetric.hpp"
+
+using namespace piccolo;
+
+namespace {
+
+std::vector<TaskId> sorted(std::span<const TaskId> row) {
+    std::vector<TaskId> v(row.begin(), row.end());
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+// The generated quotient is the folded full schedule, task by task.
+void check_same_quotient(const QuotientSchedule& a, const QuotientSchedule& b,
+                         const std::string& where) {
+    INFO(where);
+    REQUIRE(a.schedule.size() == b.schedule.size());
+    REQUIRE(a.representatives == b.representatives);
+    REQUIRE(a.destination == b.destination);
+    REQUIRE(a.schedule.has_payload() == b.schedule.has_payload());
+    for (TaskId t = 0; t < a.schedule.size(); ++t) {
+        INFO("task " << t);
+        REQUIRE(a.schedule.kind[t] == b.schedule.kind[t]);
+        REQUIRE(a.schedule.src[t] == b.schedule.src[t]);
+        REQUIRE(a.schedule.dst[t] == b.schedule.dst[t]);
+        REQUIRE(a.schedule.bytes(t) == b.schedule.bytes(t));
+        REQUIRE(sorted(a.schedule.deps.row(t)) == sorted(b.schedule.deps.row(t)));
+        REQUIRE(sorted(a.schedule.sent_deps_of(t)) == sorted(b.schedule.sent_deps_of(t)));
+        if (a.schedule.has_payload()) {
+            const auto pa = a.schedule.payload.row(t), pb = b.schedule.payload.row(t);
+            REQUIRE(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end()));
+        }
+    }
+}
+
+struct Tally {
+    int reduced = 0, refused = 0;
+};
+
+// Every ring and k-ring schedule (each valid k, both collectives, every style) of nodes x ppn
+// ranks: where the plan reduces, the quotient is the folded full schedule and both replays agree.
+void check_machine(const Machine& m, int nodes, int ppn, bool contention, std::uint64_t bytes,
+                   Tally& tally) {
+    const RankLayout layout(m, nodes, ppn);
+    const Rank p = layout.ranks();
+    const SimOptions options{contention, false};
+    for (const char* algorithm : {"ring", "k-ring"}) {
+        const AlgorithmInfo& info = find_algorithm(algorithm);
+        std::vector<int> radices = info.has_radix ? info.valid_radices(p) : std::vector<int>{0};
+        for (int k : radices)
+            for (Collective collective : {Collective::allgather, Collective::allreduce})
+                for (Style style : all_styles) {
+                    GenerateRequest request{collective, algorithm, k, p, bytes, true, style};
+                    const SymmetryPlan plan = plan_symmetry(request, m, layout, options);
+                    if (plan.representatives == 0) {
+                        ++tally.refused;
+                        continue;
+                    }
+                    const std::string where = fmt::format(
+                        "{} {} k={} {} p={} ({} x {}) contention={} bytes={}", m.name, algorithm, k,
+                        to_string(collective), p, nodes, ppn, contention, bytes);
+                    const Schedule full = generate(request);
+                    const QuotientSchedule q = generate_quotient(request, plan.representatives);
+                    check_same_quotient(q, fold_schedule(full, plan.representatives), where);
+                    const SimResult a = simulate(full, m, layout, options);
+                    const SimResult b =
+                        simulate_quotient(q, q.schedule.successors(), m, layout, options);
+                    INFO(where);
+                    CHECK(a.makespan == b.makespan);
+                    CHECK(a.rank_finish == b.rank_finish);
+                    CHECK(a.transfers == b.transfers);
+                    CHECK(a.computes == b.computes);
+                    ++tally.reduced;
+                }
+    }
+}
+
+// delta with a group level of two nodes whose lanes (one per group) are a contention point and
+// whose latency lies between the node's and the system's.
+Machine grouped() {
+    Machine m = load_preset("delta");
+    Level group = m.levels.back();
+    group.name = "group";
+    group.fanout = 2;
+    group.radix = 1;
+    std::vector<LogGPRow> rows(group.loggp.rows().begin(), group.loggp.rows().end());
+    for (LogGPRow& row : rows) row.params.L *= 0.5;
+    group.loggp = LogGPTable(rows);
+    m.levels.insert(m.levels.end() - 1, group);
+    m.name = "delta-grouped";
+    validate_machine(m);
+    return m;
+}
+
+// delta with fair sharing and a node capacity below two transfers at full speed.
+Machine fair_capacity() {
+    Machine m = load_preset("delta");
+    m.sharing = Sharing::fair;
+    m.levels.front().capacity = 1.5e11;
+    m.name = "delta-fair";
+    validate_machine(m);
+    return m;
+}
+
+// laptop-mpi's cpu overheads and rendezvous on a machine of any number of nodes, one NIC each.
+Machine cpu_nodes() {
+    Machine m = load_preset("laptop-mpi");
+    m.levels.back().fanout = 0;
+    m.levels.front().radix = 1;
+    m.name = "laptop-mpi-nodes";
+    validate_machine(m);
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("symmetry: quotients replay exactly like the full schedules") {
+    Tally tally;
+    for (bool contention : {true, false}) {
+        for (int ppn : {1, 2, 4})
+            check_machine(load_preset("delta"), 4, ppn, contention, 12288, tally);
+        check_machine(load_preset("delta"), 6, 2, contention, 786432, tally);
+        check_machine(load_preset("dgx-h100"), 3, 8, contention, 196608, tally);
+        check_machine(grouped(), 4, 2, contention, 12288, tally);
+        check_machine(fair_capacity(), 4, 3, contention, 786432, tally);
+        check_machine(cpu_nodes(), 3, 4, contention, 24576, tally);
+    }
+    MESSAGE(fmt::format("{} schedules reduced, {} refused", tally.reduced, tally.refused));
+    CHECK(tally.reduced > 200);
+}
+
+TEST_CASE("symmetry: the plan refuses what it cannot reduce exactly, and says why") {
+    const Machine delta = load_preset("delta");
+    const RankLayout layout(delta, 4, 2);
+    const GenerateRequest ring{Collective::allgather, "ring", 0, 8, 1024, false, Style::nccl};
+    CHECK(plan_symmetry(ring, delta, layout, {}).representatives == 2);
+
+    GenerateRequest rd = ring;
+    rd.algorithm = "rd";
+    CHECK(plan_symmetry(rd, delta, layout, {}).reason == "no quotient generator for rd");
+
+    Machine round_robin = delta;
+    round_robin.placement.kind = PlacementKind::round_robin;
+    CHECK(plan_symmetry(ring, round_robin, RankLayout(round_robin, 4, 2), {}).representatives == 0);
+
+    // Three groups of two nodes do not hold 5 nodes evenly.
+    const Machine g = grouped();
+    GenerateRequest ring10 = ring;
+    ring10.ranks = 10;
+    const SymmetryPlan uneven = plan_symmetry(ring10, g, RankLayout(g, 5, 2), {});
+    CHECK(uneven.representatives == 0);
+    CHECK(uneven.reason == "10 ranks do not fill whole units of level 'group'");
+
+    // A trace lists every task; a capacity of the whole system is one shared resource.
+    CHECK(plan_symmetry(ring, delta, layout, {true, true}).representatives == 0);
+    Machine shared = fair_capacity();
+    shared.levels.back().capacity = 1e11;
+    CHECK(plan_symmetry(ring, shared, layout, {}).representatives == 0);
+    CHECK(plan_symmetry(ring, shared, layout, {false, false}).representatives == 2);
+
+    // k-ring groups of 3 and nodes of 2 ranks: moves by 6 ranks keep both.
+    GenerateRequest k_ring = ring;
+    k_ring.algorithm = "k-ring";
+    k_ring.k = 3;
+    k_ring.ranks = 12;
+    CHECK(plan_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {}).representatives == 6);
+}
+
+TEST_CASE("symmetry: folding refuses a schedule that is not invariant") {
+    // rd on 6 ranks: ranks 4 and 5 fold into 0 and 1 before the rounds, so ranks 0 and 2 (one
+    // orbit over two representatives) do not run the same tasks.
+    const Schedule rd = generate({Collective::allgather, "rd", 2, 6, 1024, true, Style::nccl});
+    CHECK_THROWS_WITH_AS(fold_schedule(rd, 2), doctest::Contains("not invariant"), InputError);
+    // The quotient of a 4-rank ring over 2 representatives: 3 rounds x 2 transfers, and the
+    // second representative's transfer crosses to rank 2, the first of the next orbit block.
+    const QuotientSchedule q =
+        generate_quotient({Collective::allgather, "ring", 0, 4, 1024, true, Style::nccl}, 2);
+    CHECK(q.schedule.size() == 6);
+    CHECK(q.destination == std::vector<Rank>{1, 2, 1, 2, 1, 2});
+    CHECK(q.schedule.dst == std::vector<Rank>{1, 0, 1, 0, 1, 0});
+    CHECK(q.orbit_size() == 2);
+}
