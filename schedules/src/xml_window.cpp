@@ -1,6 +1,7 @@
 #include "xml_window.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cstring>
 
 #include "piccolo/error.hpp"
@@ -28,19 +29,15 @@ bool is_name_char(char c) {
 }
 // Characters the DOM reader would rewrite or refuse in a value: references are decoded and
 // whitespace other than spaces is normalized (pugixml's parse_escapes and parse_wconv_attribute).
-bool plain_value(std::string_view value) {
-    for (char c : value)
-        if (c == '<' || c == '&' || c == '\t' || c == '\n' || c == '\r' || c == '\0') return false;
-    return true;
+bool plain(char c) {
+    return c != '<' && c != '&' && c != '\t' && c != '\n' && c != '\r' && c != '\0';
 }
 
 }  // namespace
 
 bool XmlWindow::read_more() {
     if (in_ == nullptr) return false;
-    line();  // count the newlines of what is about to be dropped
     buffer_.erase(0, pos_);
-    counted_ -= pos_;
     pos_ = 0;
     const std::size_t old_size = buffer_.size();
     buffer_.resize(old_size + kPiece);
@@ -61,25 +58,13 @@ bool XmlWindow::have(std::size_t n) {
     return true;
 }
 
-std::uint32_t XmlWindow::line() {
-    const char* const begin = buffer_.data();
-    const char* at = begin + counted_;
-    const char* const end = begin + pos_;
-    while ((
-        at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at))))) {
-        ++line_;
-        ++at;
-    }
-    counted_ = pos_;
-    return line_;
-}
-
 void XmlWindow::skip_comment() {  // at "<!--"
     pos_ += 4;
     for (;;) {
         if (!have(3)) decline();
         const char c = at(0);
         if (c == '\0') decline();
+        line_ += c == '\n' ? 1 : 0;
         if (c == '-' && at(1) == '-') {
             if (at(2) != '>') decline();  // "--" inside a comment is not XML
             pos_ += 3;
@@ -104,6 +89,7 @@ void XmlWindow::skip_declaration() {
                 break;
         if (value != "UTF-8") decline();
     }
+    line_ += static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'));
     pos_ += end + 2;
 }
 
@@ -117,6 +103,7 @@ bool XmlWindow::skip_misc(bool skip_text) {
         while (have(1) && at(0) != '<') {
             const char c = at(0);
             if (!is_space(c) && (!skip_text || c == '&' || c == '\0')) decline();
+            line_ += c == '\n' ? 1 : 0;
             ++pos_;
         }
         if (!have(2)) return false;
@@ -133,73 +120,76 @@ bool XmlWindow::at_end_tag() {
     return have(2) && at(1) == '/';
 }
 
-// The length of the tag at pos_ through its '>' (quotes may hold '>').
-std::size_t XmlWindow::tag_length() {
-    char quote = 0;
-    for (std::size_t i = 1;; ++i) {
-        if (!have(i + 1)) decline();
-        const char c = at(i);
-        if (quote != 0) {
-            if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '>') {
-            return i + 1;
-        }
-    }
-}
-
 void XmlWindow::read_start_tag(XmlTag& tag) {
-    const std::size_t length = tag_length();
-    tag.line = line();
-    const std::string_view text = rest().substr(0, length);
-    std::size_t i = 1;
-    if (!is_name_start(text[i])) decline();
-    while (is_name_char(text[i])) ++i;
-    tag.name = text.substr(1, i - 1);
-    parse_attributes(text, i, tag);
-    pos_ += length;
+    tag.line = line_;
+    // One pass over the tag; a tag cut by the end of the window is parsed again after a read.
+    while (!parse_start_tag(tag))
+        if (!read_more()) decline();
 }
 
-void XmlWindow::parse_attributes(std::string_view text, std::size_t i, XmlTag& tag) const {
+// The tag at pos_ ('<' and a name start), when the window holds all of it.
+bool XmlWindow::parse_start_tag(XmlTag& tag) {
+    const char* const begin = buffer_.data() + pos_;
+    const char* const end = buffer_.data() + buffer_.size();
+    const char* at = begin + 1;
+    std::uint32_t newlines = 0;  // counted once the whole tag is in
+    auto skip_name = [&] {
+        while (at < end && is_name_char(*at)) ++at;
+        return at < end;
+    };
+    auto skip_space = [&] {
+        const char* const first = at;
+        for (; at < end && is_space(*at); ++at) newlines += *at == '\n' ? 1 : 0;
+        return at != first;
+    };
+    if (at == end) return false;
+    if (!is_name_start(*at)) decline();
+    if (!skip_name()) return false;
+    tag.name = std::string_view(begin + 1, static_cast<std::size_t>(at - begin - 1));
     tag.attributes.clear();
     for (;;) {
-        const std::size_t before_space = i;
-        while (is_space(text[i])) ++i;
-        if (text[i] == '/' || text[i] == '>') {
-            tag.empty = text[i] == '/';
-            if (tag.empty && text[i + 1] != '>') decline();
-            return;
+        const bool spaced = skip_space();
+        if (at == end) return false;
+        if (*at == '/' || *at == '>') {
+            tag.empty = *at == '/';
+            if (tag.empty && ++at == end) return false;
+            if (*at != '>') decline();
+            pos_ += static_cast<std::size_t>(at + 1 - begin);
+            line_ += newlines;
+            return true;
         }
-        if (i == before_space || !is_name_start(text[i])) decline();
-        const std::size_t name_start = i;
-        while (is_name_char(text[i])) ++i;
-        const std::string_view name = text.substr(name_start, i - name_start);
-        while (is_space(text[i])) ++i;
-        if (text[i] != '=') decline();
-        ++i;
-        while (is_space(text[i])) ++i;
-        const char quote = text[i];
+        if (!spaced || !is_name_start(*at)) decline();
+        const char* const name = at;
+        if (!skip_name()) return false;
+        const std::string_view attribute(name, static_cast<std::size_t>(at - name));
+        skip_space();
+        if (at == end) return false;
+        if (*at++ != '=') decline();
+        skip_space();
+        if (at == end) return false;
+        const char quote = *at++;
         if (quote != '"' && quote != '\'') decline();
-        const std::size_t close = text.find(quote, i + 1);  // tag_length() saw it
-        const std::string_view value = text.substr(i + 1, close - i - 1);
-        if (!plain_value(value)) decline();
-        tag.attributes.push_back({name, value});
-        i = close + 1;
+        // Values are short (an id, a size, a list): a loop beats memchr's call.
+        const char* const value = at;
+        while (at < end && *at != quote)
+            if (!plain(*at++)) decline();
+        if (at == end) return false;
+        tag.attributes.push_back({attribute, {value, static_cast<std::size_t>(at - value)}});
+        ++at;
     }
 }
 
 void XmlWindow::read_end_tag(std::string_view name) {
     if (!have(name.size() + 3) || rest().substr(2, name.size()) != name) decline();
     std::size_t i = 2 + name.size();
-    while (have(i + 1) && is_space(at(i))) ++i;
+    for (; have(i + 1) && is_space(at(i)); ++i) line_ += at(i) == '\n' ? 1 : 0;
     if (!have(i + 1) || at(i) != '>') decline();
     pos_ += i + 1;
 }
 
 void XmlWindow::read_empty_content(std::string_view name) {
     const std::string owned(name);  // the tag's views die when the window moves
-    while (have(1) && is_space(at(0))) ++pos_;
+    for (; have(1) && is_space(at(0)); ++pos_) line_ += at(0) == '\n' ? 1 : 0;
     if (!have(2) || at(0) != '<' || at(1) != '/') decline();
     read_end_tag(owned);
 }

@@ -55,16 +55,13 @@ class XmlWindow {
     bool starts_with(std::string_view prefix) {
         return have(prefix.size()) && rest().starts_with(prefix);
     }
-    std::uint32_t line();  // of pos_
-    std::size_t tag_length();
+    bool parse_start_tag(XmlTag& tag);
     void skip_comment();
     void skip_declaration();
-    void parse_attributes(std::string_view text, std::size_t at, XmlTag& tag) const;
 
     std::string buffer_;
     std::size_t pos_ = 0;
-    std::size_t counted_ = 0;  // newlines of buffer_[0, counted_) are in line_
-    std::uint32_t line_ = 1;
+    std::uint32_t line_ = 1;  // of pos_: every skip counts the newlines it passes
     std::istream* in_ = nullptr;
     std::string origin_;
     std::uint64_t read_ = 0;  // bytes read from in_

@@ -103,6 +103,9 @@ TEST_CASE("streaming reader: unusual XML goes to the DOM reader, with the same r
         {header + "<transfer id=\"4\" size=\"1\" src=\"0\" dst=\"1\"/>" +
              "<transfer id=\"9\" size=\"1\" src=\"1\" dst=\"0\" deps=\"4\"/>" + end,
          true},
+        {header + "<!-- two\nlines -->\n<transfer id=\"0\"\n size=\"1\" src=\"0\"\n dst=\"1\"/>\n" +
+             "<transfer id=\"1\" size=\"1\" src=\"1\" dst=\"0\" deps=\"0\"/>" + end,
+         true},
         {"<!DOCTYPE collective>\n" + header + task + end, false},
         {header + "a &amp; b" + task + end, false},
         {header + "<![CDATA[x]]>" + task + end, false},

@@ -90,10 +90,10 @@ int main(int argc, char** argv) {
                dom_reader, parse_memory / dom_reader);
     const Schedule& ir = loaded.schedule;
     const std::size_t ir_bytes =
-        ir.kind.size() + 4 * (ir.src.size() + ir.dst.size() + ir.size_class.size() +
-                              ir.deps.offsets.size() + ir.deps.items.size() +
-                              ir.sent_deps.offsets.size() + ir.sent_deps.items.size() +
-                              ir.payload.offsets.size() + ir.payload.items.size()) +
+        ir.kind.size() +
+        4 * (ir.src.size() + ir.dst.size() + ir.size_class.size() + ir.deps.offsets.size() +
+             ir.deps.items.size() + ir.sent_deps.offsets.size() + ir.sent_deps.items.size() +
+             ir.payload.offsets.size() + ir.payload.items.size()) +
         4 * loaded.lines.size();
     fmt::print("IR: {:.1f} bytes per transfer (with the line of each task)\n",
                static_cast<double>(ir_bytes) / static_cast<double>(transfers));
