@@ -106,7 +106,8 @@ bool XmlWindow::skip_misc(bool skip_text) {
             line_ += c == '\n' ? 1 : 0;
             ++pos_;
         }
-        if (!have(2)) return false;
+        if (!have(1)) return false;
+        if (!have(2)) decline();  // a lone '<' at the very end
         if (at(1) != '!') {
             if (at(1) == '?') decline();  // processing instructions
             return true;
