@@ -54,18 +54,7 @@ Row run_checked(const Context& context, const Schedule& schedule, const RunOptio
     const Images images = make_images(schedule.shape, plan.element, context.rank);
     const TimedOperation op{[&] { prepare(plan, images, arena); }, [&] { runner->run(arena); },
                             [&] { return check_result(plan, images, arena); }};
-    Row row{std::string(to_string(schedule.shape.collective)),
-            schedule.algorithm,
-            schedule.k,
-            schedule.style.empty() ? std::string("file") : schedule.style,
-            schedule.shape.bytes,
-            std::string(to_string(plan.element))};
-    fill(row, timed(context, options.timing, op));
-    unsigned long long mine[2] = {plan.staged_bytes, plan.dropped_waits}, all[2] = {};
-    MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, context.comm);
-    row.staged_bytes = all[0];
-    row.dropped_waits = all[1];
-    return row;
+    return timed_schedule_row(context, schedule, plan, options.timing, op);
 }
 
 }  // namespace

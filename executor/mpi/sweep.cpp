@@ -184,6 +184,22 @@ void fill(Row& row, const Timing& timing) {
     row.runs = timing.runs;
 }
 
+Row timed_schedule_row(const Context& context, const Schedule& schedule, const RankPlan& plan,
+                       const TimingSettings& settings, const TimedOperation& op) {
+    Row row{std::string(to_string(schedule.shape.collective)),
+            schedule.algorithm,
+            schedule.k,
+            schedule.style.empty() ? std::string("file") : schedule.style,
+            schedule.shape.bytes,
+            std::string(to_string(plan.element))};
+    fill(row, timed(context, settings, op));
+    unsigned long long mine[2] = {plan.staged_bytes, plan.dropped_waits}, all[2] = {};
+    MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, context.comm);
+    row.staged_bytes = all[0];
+    row.dropped_waits = all[1];
+    return row;
+}
+
 std::string case_label(const Schedule& s) {
     return fmt::format("{} {}{} ({} style, {} ranks, {} B)", to_string(s.shape.collective),
                        s.algorithm, s.k > 0 ? fmt::format(" k={}", s.k) : "",

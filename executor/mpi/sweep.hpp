@@ -11,6 +11,7 @@
 #include <string>
 
 #include "options.hpp"
+#include "piccolo/executor/plan.hpp"
 #include "piccolo/schedule.hpp"
 #include "report.hpp"
 #include "timing.hpp"
@@ -52,6 +53,10 @@ void agree(const Context& context, const std::function<void()>& step);
 // time_operation, with a wrong result turned into a RankError (status 1).
 Timing timed(const Context& context, const TimingSettings& settings, const TimedOperation& op);
 void fill(Row& row, const Timing& timing);
+// A schedule's row: its name, its timing by `op`, and the staging and dropped waits of every
+// rank's plan (collective).
+Row timed_schedule_row(const Context& context, const Schedule& schedule, const RankPlan& plan,
+                       const TimingSettings& settings, const TimedOperation& op);
 // Names the case in an error, so that a failure in a sweep says which schedule failed.
 std::string case_label(const Schedule& s);
 

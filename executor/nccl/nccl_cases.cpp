@@ -47,18 +47,7 @@ Row checked_schedule(const Context& context, const NcclSession& session, const S
                                 arena.download(host, session.stream());
                                 return check_result(plan, images, host);
                             }};
-    Row row{std::string(to_string(schedule.shape.collective)),
-            schedule.algorithm,
-            schedule.k,
-            schedule.style.empty() ? std::string("file") : schedule.style,
-            schedule.shape.bytes,
-            std::string(to_string(plan.element))};
-    fill(row, timed(context, options.timing, op));
-    unsigned long long mine[2] = {plan.staged_bytes, plan.dropped_waits}, all[2] = {};
-    MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, context.comm);
-    row.staged_bytes = all[0];
-    row.dropped_waits = all[1];
-    return row;
+    return timed_schedule_row(context, schedule, plan, options.timing, op);
 }
 
 }  // namespace
