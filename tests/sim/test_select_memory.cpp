@@ -62,9 +62,18 @@ std::uint64_t measured_job_bytes(const GenerateRequest& request, const Machine& 
     return grown;
 }
 
+// AddressSanitizer's shadow memory and quarantine change every resident size: the estimates are
+// of the plain build's memory, so the measurement is skipped under it.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizedMemory = true;
+#else
+constexpr bool kSanitizedMemory = false;
+#endif
+
 }  // namespace
 
-TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 times of it") {
+TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 times of it" *
+          doctest::skip(kSanitizedMemory)) {
     const Machine machine = load_preset("delta");
     struct Case {
         Collective collective;
