@@ -8,7 +8,8 @@
 //     DAG, simulates it at every scale of its p and every size (resized in place), records the
 //     times and frees the DAG. Jobs start largest first, and only while the estimates of the
 //     running jobs fit the budget (BudgetedRunner): generation and simulation interleave, and
-//     the sweep holds at most the DAGs it is simulating.
+//     the sweep holds at most the DAGs it is simulating. A large DAG whose symmetry holds
+//     (select_symmetric.hpp) is replaced by the quotient of its representatives' tasks.
 //  3. Ranking, serially, in the fixed (collective, scale, size, algorithm, k) order, after DAGs of
 //     different identities that are the same (select_fingerprint.hpp) are merged.
 // Each simulation is deterministic and writes its own slot, so the result is the same for any
@@ -34,6 +35,7 @@
 #include "select_fingerprint.hpp"
 #include "select_memory.hpp"
 #include "select_sweep.hpp"
+#include "select_symmetric.hpp"
 #include "select_text.hpp"
 
 namespace piccolo {
@@ -54,8 +56,13 @@ struct Unit {
     TaskCounts counts;
     std::uint64_t estimate = 0;  // peak bytes of its job
     std::uint64_t runs = 0;      // simulations: (scale, size) points it runs at
-    detail::TimingHash hash;     // set by its job
-    std::string error;           // generate() refused it: no times
+    std::uint64_t work = 0;      // tasks its simulations replay, summed
+    // Through quotients (docs/symmetry.md) when symmetry.representatives > 0; the full DAG is
+    // then built too only for the sizes the quotient does not cover, when `full_too`.
+    detail::SymmetryChoice symmetry;
+    bool full_too = false;
+    detail::TimingHash hash;  // set by its job
+    std::string error;        // generate() refused it: no times
     double generate_seconds = 0, simulate_seconds = 0;
 };
 
@@ -91,6 +98,7 @@ class SweepRun {
         result.style = request_.style;
         result.contention = request_.contention;
         result.notes = notes_;
+        result.engine_choices = engine_choices_;
         detail::rank_sweep(sweep_, result);
         result.stats = stats_;
         return result;
@@ -219,20 +227,59 @@ class SweepRun {
         return c != Collective::allreduce || bytes >= pieces;
     }
 
-    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts) {
+    // Large candidates (symmetry_min_tasks) run through quotients where the symmetry holds.
+    [[nodiscard]] detail::SymmetryChoice choose_symmetry(const GenerateRequest& g,
+                                                         const TaskCounts& counts) const {
+        if (counts.tasks() < request_.symmetry_min_tasks) return {};
+        std::vector<const RankLayout*> layouts;
+        for (std::size_t s = 0; s < sweep_.scales.size(); ++s)
+            if (sweep_.scales[s].ranks() == g.ranks) layouts.push_back(&layouts_[s]);
+        return detail::choose_symmetry(g, request_.machine, layouts, {request_.contention, false});
+    }
+
+    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts,
+                   detail::SymmetryChoice symmetry) {
         Unit unit;
         unit.collective = c;
         unit.p_index = p;
         unit.algorithm = a;
         unit.k = k;
         unit.counts = counts;
-        unit.estimate = detail::estimate_job_bytes(counts, sweep_.ranks[p]);
-        std::uint64_t sizes = 0;
-        for (std::uint64_t bytes : sweep_.sizes)
-            sizes += runs_at(counts.pieces, sweep_.collectives[c], bytes) ? 1 : 0;
+        unit.symmetry = std::move(symmetry);
+        const Rank ranks = sweep_.ranks[p];
+        const Rank representatives = unit.symmetry.representatives;
+        const TaskCounts replayed =
+            representatives > 0 ? detail::quotient_counts(counts, ranks, representatives) : counts;
+        const GenerateRequest g = template_request(c, p, a, k);
+        const bool indexable = counts.tasks() <= std::numeric_limits<std::uint32_t>::max();
+        std::uint64_t sizes = 0, work = 0;
+        bool uneven = false;  // a size the quotient does not cover
+        for (std::uint64_t bytes : sweep_.sizes) {
+            if (!runs_at(counts.pieces, sweep_.collectives[c], bytes)) continue;
+            const bool covered = representatives == 0 || detail::symmetry_covers(g, bytes);
+            uneven = uneven || !covered;
+            if (!covered && !indexable) continue;
+            ++sizes;
+            work += covered ? replayed.tasks() : counts.tasks();
+        }
+        unit.full_too = uneven && indexable;
+        if (uneven && !indexable) note_uneven(c, ranks);
+        unit.estimate =
+            detail::estimate_job_bytes(replayed, ranks) +
+            (representatives > 0 && unit.full_too ? detail::estimate_job_bytes(counts, ranks) : 0);
         for (const Scale& scale : sweep_.scales)
-            unit.runs += scale.ranks() == sweep_.ranks[p] ? sizes : 0;
+            if (scale.ranks() == ranks) {
+                unit.runs += sizes;
+                unit.work += work;
+            }
         return unit;
+    }
+
+    // Once per (collective, p): sizes that neither the quotient nor the full DAG can replay.
+    void note_uneven(std::size_t c, Rank ranks) {
+        std::string note = detail::uneven_note(sweep_.collectives[c], ranks);
+        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end())
+            notes_.push_back(std::move(note));
     }
 
     // The candidates of one (collective, p, algorithm) into their units; `identities` holds the
@@ -249,7 +296,9 @@ class SweepRun {
         for (int k : ks) {
             const GenerateRequest g = template_request(c, p, a, k);
             const TaskCounts counts = count_tasks(g);
-            if (counts.tasks() > std::numeric_limits<std::uint32_t>::max()) {
+            detail::SymmetryChoice symmetry = choose_symmetry(g, counts);
+            if (symmetry.representatives == 0 &&
+                counts.tasks() > std::numeric_limits<std::uint32_t>::max()) {
                 // More tasks than the IR can index: generate() refuses it before allocating, with
                 // the numbers; that refusal is the reason shown for the candidate.
                 try {
@@ -260,7 +309,12 @@ class SweepRun {
                 }
             }
             const auto [at, added] = identities.try_emplace(dag_identity(g), units_.size());
-            if (added) units_.push_back(make_unit(c, p, a, k, counts));
+            if (added) {
+                if (counts.tasks() >= request_.symmetry_min_tasks)
+                    engine_choices_.push_back(detail::engine_choice(
+                        g, sweep_.algorithms[a].info->has_radix, counts.tasks(), symmetry));
+                units_.push_back(make_unit(c, p, a, k, counts, std::move(symmetry)));
+            }
             set.candidates.push_back({k, at->second});
             ++stats_.candidates;
         }
@@ -309,7 +363,7 @@ class SweepRun {
     void run_units(std::uint64_t budget, int threads) {
         std::vector<std::size_t> order(units_.size());
         std::iota(order.begin(), order.end(), 0);
-        auto work = [&](std::size_t u) { return units_[u].counts.tasks() * units_[u].runs; };
+        auto work = [&](std::size_t u) { return units_[u].work; };
         // Largest first, so that the last job to finish is a small one (list scheduling).
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t x, std::size_t y) { return work(x) > work(y); });
@@ -339,6 +393,7 @@ class SweepRun {
     // One job: generate the unit's DAG, simulate it everywhere it runs, free it.
     void run_unit(std::size_t u) {
         Unit& unit = units_[u];
+        if (unit.symmetry.representatives > 0) return run_symmetric_unit(unit, u);
         const Collective collective = sweep_.collectives[unit.collective];
         const auto start = Clock::now();
         Schedule schedule;
@@ -363,6 +418,39 @@ class SweepRun {
                     simulate(schedule, successors, request_.machine, layouts_[scale], options)
                         .makespan;
                 if (request_.progress) request_.progress->add(schedule.size());
+            }
+        }
+        unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
+        unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
+    }
+
+    // The same job through quotients: the full DAG is built only for the sizes they miss.
+    void run_symmetric_unit(Unit& unit, std::size_t u) {
+        const Collective collective = sweep_.collectives[unit.collective];
+        const auto start = Clock::now();
+        const GenerateRequest g =
+            template_request(unit.collective, unit.p_index, unit.algorithm, unit.k);
+        std::optional<detail::QuotientReplay> replay;
+        try {
+            replay.emplace(g, unit.symmetry.representatives, request_.machine,
+                           SimOptions{request_.contention, false});
+            if (unit.full_too) replay->set_full(generate(g));
+        } catch (const InputError& e) {
+            unit.error = e.what();
+            return;
+        }
+        const QuotientSchedule& q = replay->quotient();
+        unit.hash = detail::timing_hash(q.schedule, resize_by_payload(collective), q.destination);
+        sweep_.rounds[u] = detail::transfer_rounds(q.schedule);
+        const auto generated = Clock::now();
+        for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
+            if (sweep_.scales[scale].ranks() != g.ranks) continue;
+            for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
+                if (!runs_at(unit.counts.pieces, collective, sweep_.sizes[z])) continue;
+                const auto run = replay->run(layouts_[scale], sweep_.sizes[z]);
+                if (!run) continue;
+                sweep_.times[sweep_.time_index(u, scale, z)] = run->makespan;
+                if (request_.progress) request_.progress->add(run->tasks);
             }
         }
         unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
@@ -414,48 +502,13 @@ class SweepRun {
     const SelectRequest& request_;
     std::vector<RankLayout> layouts_;  // one per scale
     std::vector<std::string> notes_;
+    std::vector<std::string> engine_choices_;
     detail::Sweep sweep_;
     std::vector<Unit> units_;
     SweepStats stats_;
 };
 
 }  // namespace
-
-std::vector<std::uint64_t> default_select_sizes() {
-    std::vector<std::uint64_t> sizes;
-    for (std::uint64_t bytes = 8; bytes <= (64ULL << 20); bytes *= 2) sizes.push_back(bytes);
-    return sizes;
-}
-
-std::vector<Scale> default_select_scales(const Machine& machine) {
-    // A machine of bounded size (last level with a fanout) holds the product of the fanouts
-    // above the node level; the laptop preset is one node.
-    long long capacity = 64;
-    if (!machine.levels.empty() && machine.levels.back().fanout > 0) {
-        long long nodes = 1;
-        for (std::size_t l = 1; l < machine.levels.size() && nodes <= 64; ++l)
-            nodes *= std::max(1, machine.levels[l].fanout);
-        capacity = std::min(capacity, nodes);
-    }
-    std::vector<Scale> scales;
-    const int ppn = machine.devices_per_node();
-    for (int nodes = 1; nodes <= capacity; nodes *= 2) scales.push_back({nodes, ppn});
-    return scales;
-}
-
-double PointSelection::speedup() const {
-    const AlgorithmOutcome* b = best_outcome();
-    return b && b->time > 0 ? baseline_time / b->time : 0.0;
-}
-
-double PointSelection::margin() const {
-    const AlgorithmOutcome* b = best_outcome();
-    return b && runner_up && b->time > 0 ? (runner_up->time - b->time) / b->time : 0.0;
-}
-
-std::string_view size_meaning(Collective collective) {
-    return collective == Collective::allgather ? "per-rank contribution" : "vector size";
-}
 
 SelectResult select(const SelectRequest& request) {
     return SweepRun(request).run();

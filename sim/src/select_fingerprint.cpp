@@ -35,7 +35,8 @@ class Hasher {
 
 }  // namespace
 
-TimingHash timing_hash(const Schedule& s, bool resize_by_payload) {
+TimingHash timing_hash(const Schedule& s, bool resize_by_payload,
+                       std::span<const Rank> true_destinations) {
     Hasher h;
     for (std::uint64_t part :
          {static_cast<std::uint64_t>(s.shape.collective), static_cast<std::uint64_t>(s.shape.ranks),
@@ -54,6 +55,7 @@ TimingHash timing_hash(const Schedule& s, bool resize_by_payload) {
         h.add_all<std::uint32_t>(s.payload.offsets);
         h.add_all<std::uint32_t>(s.payload.items);
     }
+    if (!true_destinations.empty()) h.add_all<Rank>(true_destinations);
     return h.result();
 }
 

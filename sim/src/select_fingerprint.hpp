@@ -7,6 +7,7 @@
 // ones.
 
 #include <cstdint>
+#include <span>
 
 #include "piccolo/schedule.hpp"
 
@@ -20,7 +21,9 @@ struct TimingHash {
 // Equal for schedules that time identically at every message size: kind, src, dst, deps,
 // sent_deps and task sizes, and (only when `resize_by_payload`, i.e. Allreduce, whose segment
 // sizes are not proportional to the vector) the payload rows too. Algorithm name and k are
-// ignored. Two different DAGs share a hash with a probability near 2^-128.
-TimingHash timing_hash(const Schedule& schedule, bool resize_by_payload);
+// ignored. Two different DAGs share a hash with a probability near 2^-128. A quotient schedule
+// (piccolo/quotient.hpp) passes its true destinations, which its folded dst rows do not keep.
+TimingHash timing_hash(const Schedule& schedule, bool resize_by_payload,
+                       std::span<const Rank> true_destinations = {});
 
 }  // namespace piccolo::detail

@@ -1,6 +1,5 @@
 // When the symmetry of docs/symmetry.md holds, and over how many representatives.
 #include <fmt/format.h>
-#include <numeric>
 
 #include "piccolo/symmetric.hpp"
 
@@ -42,14 +41,14 @@ SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machin
     if (unit == 0)
         return none(fmt::format("{} ranks do not fill whole units of level '{}'", layout.ranks(),
                                 machine.levels[machine.levels.size() - 2].name));
-    Rank c = unit;
-    if (request.algorithm == "k-ring" && c % request.k != 0 && request.k % c != 0)
-        c = std::lcm(c, request.k);  // shifts by whole units that also keep the k-groups
-    if (c >= request.ranks)
+    // k-ring groups that straddle units (neither divides the other) make a unit send to two
+    // units in one round; the moves then reorder transfers that share a lane (docs/symmetry.md).
+    if (request.algorithm == "k-ring" && unit % request.k != 0 && request.k % unit != 0)
         return none(
-            fmt::format("one orbit: k-ring groups of {} and units of {} ranks meet only "
-                        "every {} ranks",
-                        request.k, unit, c));
+            fmt::format("k-ring groups of {} ranks straddle units of {} ranks: a unit "
+                        "sends to two units in one round",
+                        request.k, unit));
+    const Rank c = unit;
     if (std::string why = quotient_unsupported(request, c); !why.empty()) return none(why);
     return {c, fmt::format("{} representatives, {} ranks per orbit (moves by whole units of {} "
                            "ranks)",

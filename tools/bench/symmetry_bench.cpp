@@ -24,6 +24,7 @@
 #include "piccolo/machine_io.hpp"
 #include "piccolo/quotient.hpp"
 #include "piccolo/symmetric.hpp"
+#include "size_parse.hpp"
 
 using namespace piccolo;
 
@@ -135,7 +136,7 @@ int main(int argc, char** argv) try {
     }
     const Machine m = bench_machine(argv[1]);
     const RankLayout layout(m, std::atoi(argv[2]), std::atoi(argv[3]));
-    const std::uint64_t bytes = std::strtoull(argv[4], nullptr, 10);
+    const std::uint64_t bytes = cli::parse_bytes(argv[4], "BYTES");
     const bool with_full = argc < 6 || std::string(argv[5]) != "reduced";
     const Rank p = layout.ranks();
     Totals totals;

@@ -42,7 +42,8 @@ struct SelectOptions {
     int ppn = 0;
     int threads = 0;
     bool no_contention = false;
-    bool quiet = false;  // nothing on stdout, no notes, no progress bar
+    bool quiet = false;    // nothing on stdout, no notes, no progress bar
+    bool verbose = false;  // how the large candidates were replayed, and what the sweep cost
     std::string format = "table";
     std::vector<std::string> emits;
     std::vector<std::string> outputs;
@@ -199,6 +200,18 @@ class ProgressBar {
     std::jthread thread_;  // last: joined before the members it uses are destroyed
 };
 
+// --verbose: one line per large candidate, then the sweep's cost (thread time summed over jobs).
+void print_sweep_details(const SelectResult& result) {
+    for (const std::string& line : result.engine_choices)
+        fmt::print(stderr, "piccolo: engine: {}\n", line);
+    const SweepStats& s = result.stats;
+    fmt::print(stderr,
+               "piccolo: sweep: {} candidates, {} distinct schedules, {} simulations of {} tasks "
+               "in all; generating {:.2f} s, simulating {:.2f} s (thread time)\n",
+               s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks,
+               s.generate_seconds, s.simulate_seconds);
+}
+
 void run_select(const SelectOptions& o) {
     // Everything that can be wrong with the command line is reported before the sweep starts.
     SelectRequest request;
@@ -253,6 +266,7 @@ void run_select(const SelectOptions& o) {
         ProgressBar bar(progress, o.quiet);
         result = select(request);
     }
+    if (o.verbose) print_sweep_details(result);
     if (result.stats.memory_waits > 0)
         fmt::print(stderr,
                    "piccolo: note: the memory budget ({:.0f} MiB for the jobs) made free threads "
@@ -342,6 +356,9 @@ void add_select_command(CLI::App& app) {
     cmd->add_option("--report", o->report,
                     "also write a self-contained HTML report: best choice maps, speedup curves, "
                     "the machine's parameters");
+    cmd->add_flag("--verbose,-v", o->verbose,
+                  "also print on stderr how each large candidate was simulated (through the exact "
+                  "symmetry reduction, or in full and why) and what the sweep cost");
     add_quiet_flag(*cmd, o->quiet,
                    "print nothing on stdout (files given with -o are still written) and no notes "
                    "or progress on stderr; errors and warnings still go to stderr");

@@ -58,6 +58,10 @@ struct SelectRequest {
     // Bytes the process may hold while it sweeps (its own resident set before the sweep
     // included); 0 = default_memory_budget(). Jobs run in parallel only while their estimates fit.
     std::uint64_t memory_budget = 0;
+    // Candidates whose DAG has at least this many tasks run through the exact symmetry reduction
+    // where it holds (docs/symmetry.md): the same times from a replay of the representatives'
+    // tasks alone. Smaller DAGs are cheap in full. 0: every candidate it applies to.
+    std::uint64_t symmetry_min_tasks = std::uint64_t{1} << 20;
 };
 
 // Half of the memory available now (MemAvailable of /proc/meminfo, or what the process's memory
@@ -151,6 +155,9 @@ struct SelectResult {
     std::vector<PointSelection> points;
     // Things the user should know: scales left out, candidates that could not run.
     std::vector<std::string> notes;
+    // For verbose output: how each candidate of at least symmetry_min_tasks tasks was replayed
+    // (through the symmetry reduction, with its orbits, or in full, with the reason).
+    std::vector<std::string> engine_choices;
     SweepStats stats;
 
     [[nodiscard]] const PointSelection& at(std::size_t collective, std::size_t scale,
