@@ -117,10 +117,19 @@ class Ranking {
         const Entry* chosen = choose(entries);
         if (!chosen) {
             out.skipped = set.unavailable;
+            const auto p = static_cast<std::uint64_t>(sweep_.scales[scale_].ranks());
+            // Below p bytes there are no p segments; above, only the symmetry reduction could run
+            // it (its full DAG is too large), at multiples of p.
             if (out.skipped.empty() && !set.candidates.empty())
-                out.skipped =
-                    fmt::format("needs at least p = {} bytes (the vector is cut into p segments)",
-                                sweep_.scales[scale_].ranks());
+                out.skipped = sweep_.sizes[size_] < p
+                                  ? fmt::format(
+                                        "needs at least p = {} bytes (the vector is cut into p "
+                                        "segments)",
+                                        p)
+                                  : fmt::format(
+                                        "runs only at vector sizes that are multiples of p = {} "
+                                        "here (see the note)",
+                                        p);
             return out;
         }
         best = *chosen;
