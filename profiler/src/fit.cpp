@@ -318,6 +318,22 @@ LevelFit fit_level(const std::string& origin, const LevelSeries& series,
     return level;
 }
 
+// Every measured level must be named by a '# level:' header line (when the file has any).
+void require_listed(const RawData& raw, const std::vector<LevelSeries>& levels,
+                    const std::string& origin) {
+    if (raw.levels.empty()) return;
+    for (const auto& l : levels) {
+        const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
+                                        [&](const LevelInfo& i) { return i.name == l.name; });
+        if (!listed) {
+            throw InputError(
+                fmt::format("{}: samples for level '{}' but no header line "
+                            "'# level: {} FANOUT' (add it)",
+                            origin, l.name, l.name));
+        }
+    }
+}
+
 }  // namespace
 
 LogGP SegmentFit::parameters() const {
@@ -414,18 +430,7 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
     if (levels.empty()) {
         throw InputError(fmt::format("{}: no prtt samples (re-run the profiler)", origin));
     }
-    if (!raw.levels.empty()) {
-        for (const auto& l : levels) {
-            const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
-                                            [&](const LevelInfo& i) { return i.name == l.name; });
-            if (!listed) {
-                throw InputError(
-                    fmt::format("{}: samples for level '{}' but no header line "
-                                "'# level: {} FANOUT' (add it)",
-                                origin, l.name, l.name));
-            }
-        }
-    }
+    require_listed(raw, levels, origin);
 
     ProfileFit fit;
     for (const auto& series : levels) fit.levels.push_back(fit_level(origin, series, options));
