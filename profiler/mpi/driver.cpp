@@ -21,6 +21,9 @@
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/run_info.hpp"
 
+#include "communicator.hpp"
+#include "node_probes.hpp"
+
 namespace piccolo::profiler {
 namespace {
 
@@ -39,24 +42,6 @@ struct Options {
     std::size_t max_size = 0;
     int train_length = 0;
     std::string command_line;
-};
-
-// Owns a communicator duplicate; freed before MPI_Finalize by scope.
-class Communicator {
-  public:
-    explicit Communicator(MPI_Comm parent) { MPI_Comm_dup(parent, &comm_); }
-    Communicator(MPI_Comm parent, int color, int key) {
-        MPI_Comm_split(parent, color, key, &comm_);
-    }
-    Communicator(const Communicator&) = delete;
-    Communicator& operator=(const Communicator&) = delete;
-    ~Communicator() {
-        if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-    }
-    [[nodiscard]] MPI_Comm get() const { return comm_; }
-
-  private:
-    MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
 struct Hierarchy {
@@ -227,66 +212,6 @@ void ship_samples(MPI_Comm comm, int rank, int from, std::vector<RawSample>& min
     }
 }
 
-// node_radix: c transfers in flight from the devices of node A to those of node B, spread
-// round-robin over k = min(|A|, |B|) sender/receiver pairs; the time of one repetition is the
-// slowest sender's.
-void probe_node_radix(MPI_Comm comm, int rank, const Hierarchy& h, int node_a, int node_b,
-                      Transport& transport, const MeasureSettings& settings,
-                      std::vector<RawSample>& out, const ProgressLog& log) {
-    std::vector<int> senders, receivers;
-    for (int r = 0; r < static_cast<int>(h.node_of.size()); ++r) {
-        if (h.node_of[static_cast<std::size_t>(r)] == node_a) senders.push_back(r);
-        if (h.node_of[static_cast<std::size_t>(r)] == node_b) receivers.push_back(r);
-    }
-    const std::size_t pairs = std::min(senders.size(), receivers.size());
-    senders.resize(pairs);
-    receivers.resize(pairs);
-    const auto sender_at = std::find(senders.begin(), senders.end(), rank);
-    const auto receiver_at = std::find(receivers.begin(), receivers.end(), rank);
-    const bool is_sender = sender_at != senders.end();
-    const bool is_receiver = receiver_at != receivers.end();
-    const Communicator probe(comm, is_sender || is_receiver ? 0 : MPI_UNDEFINED, rank);
-    if (!is_sender && !is_receiver) return;
-    const std::size_t index = static_cast<std::size_t>(is_sender ? sender_at - senders.begin()
-                                                                 : receiver_at - receivers.begin());
-    const int partner = is_sender ? receivers[index] : senders[index];
-    int probe_rank = 0;
-    MPI_Comm_rank(probe.get(), &probe_rank);
-    const std::size_t bytes = settings.radix_bytes;
-    for (int c : settings.radix_concurrency) {
-        const int share = c / static_cast<int>(pairs) +
-                          (static_cast<int>(index) < c % static_cast<int>(pairs) ? 1 : 0);
-        std::vector<double> kept;
-        for (int rep = 0; rep < settings.warmup + settings.min_reps; ++rep) {
-            MPI_Barrier(probe.get());
-            double seconds = 0;
-            if (is_sender) {
-                transport.start_timer();
-                if (share > 0) transport.send_concurrent(partner, bytes, share);
-                transport.recv(partner, 1);
-                seconds = transport.stop_timer();
-            } else {
-                if (share > 0) transport.recv_concurrent(partner, bytes, share);
-                transport.send(partner, 1);
-            }
-            double slowest = 0;
-            MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, probe.get());
-            if (probe_rank == 0 && rep >= settings.warmup) {
-                out.push_back(
-                    {"node", SampleKind::radix, c, 0, bytes, rep - settings.warmup, slowest});
-                kept.push_back(slowest);
-            }
-        }
-        if (probe_rank == 0 && log) {
-            std::sort(kept.begin(), kept.end());
-            log(fmt::format(
-                "    node radix probe: {:2} in flight over {} device pair(s): {:.3f} GB/s", c,
-                pairs,
-                static_cast<double>(c) * static_cast<double>(bytes) / kept[kept.size() / 2] / 1e9));
-        }
-    }
-}
-
 // Before MPI_Init the rank is unknown, but launchers export it: only the first process reports
 // option errors, so that `mpirun -n 4 TOOL --bad` prints one line rather than four.
 bool first_process() {
@@ -450,11 +375,15 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
         }
         if (root_log) root_log(fmt::format("node radix: from node {} to node {}", node_a, node_b));
         std::vector<RawSample> mine;
-        probe_node_radix(world.get(), rank, h, node_a, node_b, *transport, settings, mine, log);
+        probe_node_radix(world.get(), rank, h.node_of, node_a, node_b, *transport, settings, mine,
+                         log);
         idle_barrier(world.get());
         ship_samples(world.get(), rank, first_sender, mine, raw.samples);
         break;
     }
+    if (root_log) root_log("node concurrency: rank pairs of the first node at once");
+    probe_node_concurrency(world.get(), rank, h.node_of, *transport, settings, raw.samples, log);
+    idle_barrier(world.get());
 
     int status = 0;
     if (rank == 0) {

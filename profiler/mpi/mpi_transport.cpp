@@ -74,6 +74,17 @@ void MpiTransport::recv_concurrent(int peer, std::size_t bytes, int count) {
     MPI_Waitall(count, requests_.data(), MPI_STATUSES_IGNORE);
 }
 
+void MpiTransport::exchange(int peer, std::size_t bytes) {
+    reserve(bytes);
+    requests_.assign(2, MPI_REQUEST_NULL);
+    // Receive posted first, so that the peer's send finds it waiting (no unexpected-message copy).
+    MPI_Irecv(recv_buffer_.data(), checked_count(bytes), MPI_BYTE, peer, data_tag, comm_,
+              &requests_[0]);
+    MPI_Isend(send_buffer_.data(), checked_count(bytes), MPI_BYTE, peer, data_tag, comm_,
+              &requests_[1]);
+    MPI_Waitall(2, requests_.data(), MPI_STATUSES_IGNORE);
+}
+
 void MpiTransport::busy_wait(double seconds) {
     spin_for(seconds);
 }

@@ -99,6 +99,16 @@ void NcclTransport::recv_concurrent(int peer, std::size_t bytes, int count) {
     check(ncclGroupEnd(), "ncclGroupEnd");
 }
 
+// One group: NCCL runs the send and the receive together (separate groups would deadlock, both
+// peers sending first).
+void NcclTransport::exchange(int peer, std::size_t bytes) {
+    check_capacity(bytes);
+    check(ncclGroupStart(), "ncclGroupStart");
+    check(ncclSend(send_buffer_, bytes, ncclInt8, peer, comm_, stream_), "ncclSend");
+    check(ncclRecv(recv_buffer_, bytes, ncclInt8, peer, comm_, stream_), "ncclRecv");
+    check(ncclGroupEnd(), "ncclGroupEnd");
+}
+
 // The host spins while the GPU drains what was enqueued: between two ncclSend calls of a
 // PRTT(n,d,s) train the device sits idle for d, as the method requires.
 void NcclTransport::busy_wait(double seconds) {

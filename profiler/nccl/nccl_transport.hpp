@@ -26,6 +26,7 @@ class NcclTransport final : public Transport {
     void recv(int peer, std::size_t bytes) override;
     void send_concurrent(int peer, std::size_t bytes, int count) override;
     void recv_concurrent(int peer, std::size_t bytes, int count) override;
+    void exchange(int peer, std::size_t bytes) override;
     void busy_wait(double seconds) override;
     void start_timer() override;
     double stop_timer() override;

@@ -13,6 +13,8 @@
 #include "piccolo/machine_io.hpp"
 #include "piccolo/profiler/stats.hpp"
 
+#include "format_bytes.hpp"
+
 namespace piccolo::profiler {
 namespace {
 
@@ -85,13 +87,6 @@ SizePoint summarize_size(const std::string& origin, const std::string& level, st
     return p;
 }
 
-std::string format_bytes(double bytes) {
-    const auto b = static_cast<std::uint64_t>(bytes);
-    if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
-    if (b >= (1u << 10) && b % (1u << 10) == 0) return fmt::format("{} KiB", b >> 10);
-    return fmt::format("{} B", b);
-}
-
 SegmentFit fit_segment(const std::vector<SizePoint>& points, Piece piece) {
     std::vector<double> x, gap, half, o_s, o_r, o_s_weight;
     for (std::size_t i = piece.first; i <= piece.last; ++i) {
@@ -120,7 +115,8 @@ SegmentFit fit_segment(const std::vector<SizePoint>& points, Piece piece) {
 // per-size value is a small difference of round trips, too noisy on its own), o_r as measured at
 // that size, and L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G with the measured PRTT(1,0,s). Two
 // adjustments keep the rows consistent with the engine's semantics (sim/README.md, "The LogGP
-// contract the engine implements") while preserving the measured half round trip o_s + (s-1)G + L + o_r exactly:
+// contract the engine implements") while preserving the measured half round trip o_s + (s-1)G + L +
+// o_r exactly:
 //  - o_s <= g, or back-to-back sends would be spaced max(o_s, g) + (s-1)G, more than the
 //    measured gap (a blocking send that spans the transfer counts it in o_s);
 //  - L >= the segment's latency at its first size: when the receive call itself copies the
@@ -322,6 +318,22 @@ LevelFit fit_level(const std::string& origin, const LevelSeries& series,
     return level;
 }
 
+// Every measured level must be named by a '# level:' header line (when the file has any).
+void require_listed(const RawData& raw, const std::vector<LevelSeries>& levels,
+                    const std::string& origin) {
+    if (raw.levels.empty()) return;
+    for (const auto& l : levels) {
+        const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
+                                        [&](const LevelInfo& i) { return i.name == l.name; });
+        if (!listed) {
+            throw InputError(
+                fmt::format("{}: samples for level '{}' but no header line "
+                            "'# level: {} FANOUT' (add it)",
+                            origin, l.name, l.name));
+        }
+    }
+}
+
 }  // namespace
 
 LogGP SegmentFit::parameters() const {
@@ -348,10 +360,36 @@ RadixFit find_knee(RadixFit probe, double min_gain) {
     return probe;
 }
 
+ConcurrencyFit fit_concurrency(const std::string& origin, const std::string& level,
+                               std::size_t bytes,
+                               const std::map<int, std::vector<double>>& by_count,
+                               double min_scaling) {
+    if (!by_count.contains(1)) {
+        throw InputError(
+            fmt::format("{}: level '{}', {} B: concurrent samples without n = 1 (the rate of one "
+                        "transfer alone, which the others are compared with; re-run the profiler)",
+                        origin, level, bytes));
+    }
+    ConcurrencyFit fit;
+    fit.level = level;
+    fit.bytes = bytes;
+    for (const auto& [count, samples] : by_count) {
+        fit.transfers.push_back(count);
+        fit.throughput.push_back(static_cast<double>(count) * static_cast<double>(bytes) /
+                                 summarize(samples).median);
+    }
+    const double single = fit.throughput.front();
+    fit.scaling = fit.throughput.back() / (fit.transfers.back() * single);
+    fit.capacity = *std::max_element(fit.throughput.begin(), fit.throughput.end());
+    fit.shared = fit.transfers.back() > 1 && fit.scaling < min_scaling;
+    return fit;
+}
+
 ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitOptions& options) {
     std::vector<LevelSeries> levels;
     std::map<std::string, std::map<std::size_t, std::map<int, std::vector<double>>>> radix;
     std::map<std::string, std::map<std::size_t, std::vector<double>>> compute;
+    std::map<std::string, std::map<std::size_t, std::map<int, std::vector<double>>>> concurrent;
     auto level_series = [&](const std::string& name) -> LevelSeries& {
         for (auto& l : levels) {
             if (l.name == name) return l;
@@ -384,23 +422,15 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
             case SampleKind::compute:
                 compute[s.level][s.bytes].push_back(s.seconds);
                 break;
+            case SampleKind::concurrent:
+                concurrent[s.level][s.bytes][s.n].push_back(s.seconds);
+                break;
         }
     }
     if (levels.empty()) {
         throw InputError(fmt::format("{}: no prtt samples (re-run the profiler)", origin));
     }
-    if (!raw.levels.empty()) {
-        for (const auto& l : levels) {
-            const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
-                                            [&](const LevelInfo& i) { return i.name == l.name; });
-            if (!listed) {
-                throw InputError(
-                    fmt::format("{}: samples for level '{}' but no header line "
-                                "'# level: {} FANOUT' (add it)",
-                                origin, l.name, l.name));
-            }
-        }
-    }
+    require_listed(raw, levels, origin);
 
     ProfileFit fit;
     for (const auto& series : levels) fit.levels.push_back(fit_level(origin, series, options));
@@ -425,169 +455,13 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
         const auto& [bytes, samples] = *by_bytes.rbegin();
         fit.compute.push_back({kind, summarize(samples).median / static_cast<double>(bytes)});
     }
+    for (const auto& [level, by_bytes] : concurrent) {
+        // The largest size: the most bandwidth-bound, as for the radix probes.
+        const auto& [bytes, by_count] = *by_bytes.rbegin();
+        fit.concurrency.push_back(
+            fit_concurrency(origin, level, bytes, by_count, options.concurrent_min_scaling));
+    }
     return fit;
-}
-
-namespace {
-
-// The transport line of the samples, e.g. "MPI (Open MPI v4.1.4)", or "".
-std::string transport_of(const RawData& raw) {
-    for (const auto& [key, value] : raw.info)
-        if (key == "transport") return value;
-    return {};
-}
-
-// How the measured ranks execute, beyond their LogGP tables. MPI ranks are processes on cores:
-// one processor carries o_s and o_r (overhead: cpu) and collectives run MPI-style. NCCL ranks are
-// GPUs whose copy engines send and receive at once (offload) under grouped NCCL calls. When the
-// device probe saw a pair's aggregate throughput saturate, that plateau is what the node's
-// transfers share (a memory bus, an NVSwitch), written as the node's internal capacity under
-// fair sharing: sixteen concurrent pairs then share what one pair had alone.
-void describe_execution(const RawData& raw, const ProfileFit& fit, Machine& machine,
-                        const std::function<void(std::string)>& note) {
-    const std::string transport = transport_of(raw);
-    if (transport.starts_with("MPI")) {
-        machine.style = Style::mpi;
-        for (Level& level : machine.levels) level.overhead = OverheadModel::cpu;
-    } else if (transport.starts_with("NCCL")) {
-        machine.style = Style::nccl;
-    }
-    for (const auto& r : fit.radices) {
-        if (r.scope != "device" || !r.saturated || r.throughput.empty()) continue;
-        const double peak = *std::max_element(r.throughput.begin(), r.throughput.end());
-        machine.levels.front().capacity = peak;
-        machine.sharing = Sharing::fair;
-        note(
-            fmt::format("level {}: capacity {:.2f} GB/s, the plateau of the device probe "
-                        "(shared fairly by every transfer inside a {})",
-                        machine.levels.front().name, peak / 1e9, machine.levels.front().name));
-    }
-}
-
-}  // namespace
-
-Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::string>* notes) {
-    Machine machine;
-    machine.name = raw.machine_name.empty() ? "measured" : raw.machine_name;
-    machine.description = raw.description;
-    std::vector<LevelInfo> infos = raw.levels;
-    if (infos.empty()) {
-        for (const auto& l : fit.levels) infos.push_back({l.level, 0});
-        if (infos.back().name != "system") infos.push_back({"system", 0});
-    }
-    auto note = [&](std::string text) {
-        if (notes != nullptr) notes->push_back(std::move(text));
-    };
-    auto measured = [&](const std::string& name) -> const LevelFit* {
-        for (const auto& l : fit.levels) {
-            if (l.level == name) return &l;
-        }
-        return nullptr;
-    };
-    for (std::size_t i = 0; i < infos.size(); ++i) {
-        Level level;
-        level.name = infos[i].name;
-        level.fanout = infos[i].fanout;
-        const LevelFit* source = measured(level.name);
-        // Nearest measured level, inner ones first: a single-node run still yields a usable
-        // (if optimistic) system level.
-        for (std::size_t d = 1; source == nullptr && d < infos.size(); ++d) {
-            if (i >= d && (source = measured(infos[i - d].name)) != nullptr) break;
-            if (i + d < infos.size()) source = measured(infos[i + d].name);
-        }
-        if (source == nullptr) {
-            throw InputError(fmt::format("no level of machine '{}' was measured", machine.name));
-        }
-        if (source->level != level.name) {
-            note(
-                fmt::format("level {}: not measured (no rank pair had it as lowest common level); "
-                            "table copied from level {}",
-                            level.name, source->level));
-        }
-        level.loggp = LogGPTable(source->rows);
-        for (const auto& r : fit.radices) {
-            if (r.scope == level.name) level.radix = r.knee;
-        }
-        machine.levels.push_back(std::move(level));
-    }
-    for (const auto& r : fit.radices) {
-        if (r.scope == "device") machine.device_radix = r.knee;
-    }
-    describe_execution(raw, fit, machine, note);
-    for (const auto& c : fit.compute) {
-        if (c.kind == "reduce") machine.compute.reduce_per_byte = c.seconds_per_byte;
-        if (c.kind == "copy") {
-            machine.compute.copy_per_byte = c.seconds_per_byte;
-            machine.compute.permute_per_byte = c.seconds_per_byte;
-            note("compute: permute priced as a copy (no permutation kernel on CPU ranks)");
-        }
-    }
-    // What is written must load again: the same checks as any machine file.
-    validate_machine(machine);
-    return machine;
-}
-
-std::string format_report(const ProfileFit& fit) {
-    std::ostringstream out;
-    for (const auto& level : fit.levels) {
-        out << fmt::format("level {}: {} sizes, {} segment(s)\n", level.level, level.points.size(),
-                           level.segments.size());
-        for (const auto& s : level.segments) {
-            const LogGP p = s.parameters();
-            out << fmt::format(
-                "  segment {} .. {} ({} sizes): g {:.4f} us, G {:.6f} ns/B ({:.2f} GB/s), at {}: "
-                "o_s {:.4f} us, o_r {:.4f} us, L {:.4f} us; rms relative residual: gap {:.2f} %, "
-                "half round trip {:.2f} %, o_r {:.2f} %\n",
-                format_bytes(s.first_bytes), format_bytes(s.last_bytes), s.points, p.g * 1e6,
-                p.G * 1e9, 1 / p.G / 1e9, format_bytes(s.first_bytes), p.o_s * 1e6, p.o_r * 1e6,
-                p.L * 1e6, s.gap.rms() * 100, s.half_round_trip.rms() * 100, s.o_r.rms() * 100);
-        }
-        // "ping-pong" compares 2 (o_s + (s-1)G + L + o_r) of the table row, what the simulator
-        // predicts for a round trip, with the measured PRTT(1,0,s).
-        out << fmt::format(
-            "  {:>9} {:>13} {:>11} {:>11} {:>11} | table: {:>9} {:>9} {:>9} {:>9} | ping-pong\n",
-            "bytes", "PRTT(1,0,s)us", "gap us", "o_s us", "o_r us", "L", "o_s", "o_r", "g");
-        for (std::size_t i = 0; i < level.points.size(); ++i) {
-            const SizePoint& p = level.points[i];
-            const LogGP& r = level.rows[i].params;
-            const double predicted = 2 * (r.o_s + (p.bytes - 1) * r.G + r.L + r.o_r);
-            out << fmt::format(
-                "  {:>9} {:>13.3f} {:>11.3f} {:>11.3f} {:>11.3f} | table: {:>9.3f} {:>9.3f} "
-                "{:>9.3f} {:>9.3f} | {:+.1f} %\n",
-                p.bytes, p.prtt1 * 1e6, p.gap() * 1e6, p.o_s() * 1e6, p.o_r * 1e6, r.L * 1e6,
-                r.o_s * 1e6, r.o_r * 1e6, r.g * 1e6, (predicted / p.prtt1 - 1) * 100);
-        }
-        for (const auto& n : level.notes) out << "  note: " << n << '\n';
-    }
-    for (const auto& r : fit.radices) {
-        out << fmt::format("radix {} ({} per transfer):", r.scope,
-                           format_bytes(static_cast<double>(r.bytes)));
-        for (std::size_t i = 0; i < r.concurrency.size(); ++i) {
-            out << fmt::format(" {}:{:.2f} GB/s", r.concurrency[i], r.throughput[i] / 1e9);
-        }
-        out << fmt::format(" -> knee {}{}\n", r.knee,
-                           r.saturated ? "" : " (still growing: radix at least this)");
-    }
-    for (const auto& c : fit.compute) {
-        out << fmt::format("compute {}: {:.4f} ns/B ({:.2f} GB/s)\n", c.kind,
-                           c.seconds_per_byte * 1e9, 1 / c.seconds_per_byte / 1e9);
-    }
-    return out.str();
-}
-
-std::string profile_yaml(const RawData& raw, const ProfileFit& fit) {
-    std::vector<std::string> notes;
-    const Machine machine = to_machine(raw, fit, &notes);
-    std::ostringstream out;
-    out << "# Measured machine profile written by the piccolo profiler (PRTT method of Hoefler,\n"
-           "# Lichei and Rehm; see profiler/README.md). Times in seconds, G in s/B.\n";
-    for (const auto& [key, value] : raw.info) out << "# " << key << ": " << value << '\n';
-    out << "#\n";
-    std::istringstream report(format_report(fit));
-    for (std::string line; std::getline(report, line);) out << "# " << line << '\n';
-    for (const auto& n : notes) out << "# note: " << n << '\n';
-    out << machine_to_yaml(machine);
-    return out.str();
 }
 
 }  // namespace piccolo::profiler

@@ -98,8 +98,10 @@ SampleKind parse_kind(const LineContext& context, std::string_view text) {
     if (text == "o_r") return SampleKind::o_r;
     if (text == "radix") return SampleKind::radix;
     if (text == "compute") return SampleKind::compute;
+    if (text == "concurrent") return SampleKind::concurrent;
     context.fail("kind",
-                 fmt::format("unknown kind '{}' (use prtt, o_r, radix or compute)", excerpt(text)));
+                 fmt::format("unknown kind '{}' (use prtt, o_r, radix, compute or concurrent)",
+                             excerpt(text)));
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -172,6 +174,8 @@ const char* to_string(SampleKind kind) {
             return "radix";
         case SampleKind::compute:
             return "compute";
+        case SampleKind::concurrent:
+            return "concurrent";
     }
     return "?";
 }
@@ -245,6 +249,11 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
         sample.rep = context.integer<int>("rep", fields[5], 0);
         sample.seconds = context.real("seconds", fields[6]);
         if (sample.seconds <= 0) context.fail("seconds", "a duration must be positive");
+        // A concurrent row times transfers started together: a delay between them would make
+        // them sequential, so the fit could not read it as concurrency.
+        if (sample.kind == SampleKind::concurrent && sample.delay != 0) {
+            context.fail("delay_s", "a concurrent row has no delay (use 0)");
+        }
         data.samples.push_back(std::move(sample));
     }
     if (!have_header) {

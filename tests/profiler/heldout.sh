@@ -4,12 +4,12 @@
 # piccolo-run-mpi times real Allgather and Allreduce schedules (ring, rd) at 8 B, 64 KiB and
 # 1 MiB on 2 ranks. `piccolo accuracy` simulates the same schedules on the profile; every
 # prediction must be within the tolerance of its measurement:
-#   64 KiB and 1 MiB: within a factor of 2 either way (on this 2-core VM idle runs land within
-#     0.67..1.5: the profile's run-to-run spread is +-15 % and a collective adds a reduction or a
-#     second message the ping-pong never had);
-#   8 B: prediction between measured/8 and measured*2. The model predicts too fast here, by 3-5x
-#     on idle runs: a collective's time includes the barrier's exit skew and the executor's
-#     request bookkeeping (~0.4 us together), which a half round trip of the profile does not.
+#   64 KiB and 1 MiB: within a factor of 2 either way (on this 2-core VM three quiet runs of
+#     2026-11-24 landed within 0.53..1.36: the profile's run-to-run spread is +-15 % and a
+#     collective adds a reduction or a second message the ping-pong never had);
+#   8 B: prediction between measured/8 and measured*2. The model predicts too fast here (0.64..0.74
+#     of the measured time on those runs): a collective's time includes the barrier's exit skew
+#     and the executor's request bookkeeping, which a half round trip of the profile does not.
 # On a busy 2-core box the ranks lose whole scheduler time slices (milliseconds) in either run. A
 # run where any time (measured, predicted or the MPI library's) exceeds 2 ms (the slowest case,
 # 1 MiB, takes ~0.25 ms idle; a time slice is 3 ms or more) or any 8 B time exceeds 20 us (40x its

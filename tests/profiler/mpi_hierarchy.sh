@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hierarchy handling on one host: 4 ranks, --node-size 2 makes ranks {0,1} and {2,3} two
 # "nodes". The profile must hold a measured node and system level (no table copied), the
-# device radix and the node radix (probed between the two nodes). Timing is not checked: four
+# device radix, the node radix (probed between the two nodes) and the concurrent node probe
+# (ranks 0 and 1: one transfer, then both directions at once). Timing is not checked: four
 # spinning ranks on a small machine measure contention, not the machine.
 set -u
 profiler=$1
@@ -25,6 +26,9 @@ need '^system,prtt,' four.raw.csv "system level measured"
 need '^node,prtt,' four.raw.csv "node level measured"
 need '^node,radix,' four.raw.csv "node radix probed between the two nodes"
 need '^device,radix,' four.raw.csv "device radix probed"
+need '^node,concurrent,1,0,' four.raw.csv "concurrent node probe: one transfer alone"
+need '^node,concurrent,2,0,' four.raw.csv "concurrent node probe: the pair of node 0 exchanging"
+need '^# concurrent node ' four.yaml "concurrent node probe in the report"
 need '^device_radix: [0-9]+$' four.yaml "device_radix in the profile"
 need '^    radix: [0-9]+$' four.yaml "node radix in the profile"
 grep -q "table copied" four.yaml && { echo "FAIL: a level was not measured"; failed=1; }

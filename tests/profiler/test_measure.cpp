@@ -153,3 +153,22 @@ TEST_CASE("virtual link follows the DESIGN semantics for one message") {
     CHECK(received == doctest::Approx(3.3e-6));
     CHECK(testing::model_prtt1(p, 10001) / 2 == doctest::Approx(3.3e-6));
 }
+
+TEST_CASE("virtual link: an exchange is a send and a receive in flight together") {
+    // Both endpoints exchange m = 10001 B at once. Each injects its message (busy o_s = 0.4 us),
+    // then its receive completes o_r after the peer's last byte arrives: o_s + (m-1)G + L + o_r
+    // = 0.4 + 0.8 + 1.5 + 0.6 = 3.3 us on both sides, the time of one message alone.
+    const LogGP p{1.5e-6, 0.4e-6, 0.6e-6, 0.9e-6, 0.08e-9};
+    VirtualLink link({p, 1});
+    double peer = 0;
+    std::jthread other([&] {
+        link.endpoint(1).start_timer();
+        link.endpoint(1).exchange(0, 10001);
+        peer = link.endpoint(1).stop_timer();
+    });
+    link.endpoint(0).start_timer();
+    link.endpoint(0).exchange(1, 10001);
+    CHECK(link.endpoint(0).stop_timer() == doctest::Approx(3.3e-6));
+    other.join();
+    CHECK(peer == doctest::Approx(3.3e-6));
+}

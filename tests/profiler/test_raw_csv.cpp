@@ -22,6 +22,7 @@ TEST_CASE("raw CSV round trip is exact") {
         {"node", SampleKind::o_r, 1, 6e-7, 8, 1, 1.5e-7},
         {"device", SampleKind::radix, 4, 0, 1048576, 2, 3.3e-4},
         {"copy", SampleKind::compute, 1, 0, 16777216, 0, 4e-4},
+        {"node", SampleKind::concurrent, 2, 0, 4194304, 3, 3.3800000000000002e-4},
     };
     std::stringstream text;
     write_raw_csv(text, data);
@@ -81,7 +82,7 @@ TEST_CASE("malformed raw CSVs: InputError with one line naming file and line") {
         CHECK(message.find('\n') == std::string::npos);
         ++cases;
     }
-    CHECK(cases == 21);
+    CHECK(cases == 22);
 }
 
 TEST_CASE("raw CSV with a UTF-8 byte-order mark reads as without it") {

@@ -76,6 +76,13 @@ void VirtualEndpoint::recv_concurrent(int /*peer*/, std::size_t bytes, int count
     }
 }
 
+// The link has independent directions: the send is injected first (the CPU pays o_s), then the
+// peer's message is received as by recv().
+void VirtualEndpoint::exchange(int peer, std::size_t bytes) {
+    send(peer, bytes);
+    recv(peer, bytes);
+}
+
 void VirtualEndpoint::send_control(int peer, std::span<const double> words) {
     link_.post(peer, true, {0, clock_, {words.begin(), words.end()}});
 }

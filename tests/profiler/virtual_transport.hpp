@@ -30,6 +30,7 @@ class VirtualEndpoint final : public Transport {
     void recv(int peer, std::size_t bytes) override;
     void send_concurrent(int peer, std::size_t bytes, int count) override;
     void recv_concurrent(int peer, std::size_t bytes, int count) override;
+    void exchange(int peer, std::size_t bytes) override;
     void busy_wait(double seconds) override { clock_ += seconds; }
     void start_timer() override { timer_start_ = clock_; }
     double stop_timer() override { return clock_ - timer_start_; }

@@ -97,14 +97,17 @@ TEST_CASE("fair: RM k=4 Allgather of 2 MiB on 16 nodes x 4 is within 2% of the N
     CHECK(makespan <= 1.02 * bound);
 }
 
-TEST_CASE("capacity: the measured laptop profile's node capacity slows concurrent transfers") {
-    // Ranks 0 and 1 exchange 4 MiB at once. The profile's node capacity C (the profiler's
-    // plateau) is below two transfers at full speed, so each moves its bytes at C / 2: the last
-    // byte leaves at o_s + 2 m / C, arrives L later, and o_r follows (cpu overheads, each rank's
-    // processor idle by then): o_s + 2 m / C + L + o_r.
-    const Machine laptop = load_preset("laptop-measured-2026-11-22");
-    REQUIRE(laptop.levels[0].capacity);
-    const double capacity = *laptop.levels[0].capacity;
+TEST_CASE("capacity: a node capacity on the measured laptop profile slows concurrent transfers") {
+    // Ranks 0 and 1 exchange 4 MiB at once. The measured profile has no capacity (its concurrent
+    // probe scaled), so one is set here: C = 10 GB/s, below two transfers at full speed. Each
+    // transfer then moves its bytes at C / 2: the last byte leaves at o_s + 2 m / C, arrives L
+    // later, and o_r follows (cpu overheads, each rank's processor idle by then):
+    // o_s + 2 m / C + L + o_r.
+    Machine laptop = load_preset("laptop-measured-2026-11-22");
+    CHECK_FALSE(laptop.levels[0].capacity);
+    const double capacity = 10e9;
+    laptop.levels[0].capacity = capacity;
+    laptop.sharing = piccolo::Sharing::fair;
     const int m = 4 << 20;
     const LogGP x = laptop.levels[0].loggp.at(m);
     REQUIRE(2.0 * m / capacity > (m - 1) * x.G);  // the capacity binds

@@ -8,6 +8,7 @@
 // half-round-trip curves together; residuals reported per segment.
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,20 @@ struct RadixFit {
     bool saturated = false;  // false: throughput still grew at the largest concurrency
 };
 
+// Transfers started together inside one unit of a level (the concurrent node probe): n = 1 is
+// one transfer alone, n > 1 that many at once between distinct rank pairs or directions.
+struct ConcurrencyFit {
+    std::string level;
+    std::size_t bytes = 0;           // per transfer, the largest size probed
+    std::vector<int> transfers;      // n, ascending, starting at 1
+    std::vector<double> throughput;  // bytes per second, aggregate of the n transfers
+    // The largest n reached less than min_scaling x n x the rate of one: the transfers share a
+    // bandwidth, and `capacity` (the highest aggregate seen) is the unit's internal capacity.
+    bool shared = false;
+    double capacity = 0;
+    double scaling = 0;  // aggregate at the largest n over n x the rate of one
+};
+
 struct ComputeFit {
     std::string kind;  // reduce or copy
     double seconds_per_byte = 0;
@@ -67,12 +82,24 @@ struct ProfileFit {
     std::vector<LevelFit> levels;
     std::vector<RadixFit> radices;
     std::vector<ComputeFit> compute;
+    std::vector<ConcurrencyFit> concurrency;
 };
 
 struct FitOptions {
     SegmentationOptions segmentation;
     double radix_min_gain = 0.10;
+    // Independent transfers scale with their number up to timer noise; a measured aggregate
+    // below this fraction of n x the single rate is a shared bandwidth.
+    double concurrent_min_scaling = 0.90;
 };
+
+// Throughputs and the capacity decision of the concurrent probe of one level; `by_count` maps n
+// to the repetition times of n transfers of `bytes` each. Throws InputError (naming `origin`)
+// without a single-transfer (n = 1) series.
+ConcurrencyFit fit_concurrency(const std::string& origin, const std::string& level,
+                               std::size_t bytes,
+                               const std::map<int, std::vector<double>>& by_count,
+                               double min_scaling = 0.90);
 
 // First c whose successor raises the throughput by less than min_gain (relative); the last c
 // (saturated = false) when every step still gains. Inputs sorted by concurrency, non-empty.
@@ -83,7 +110,8 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin,
                        const FitOptions& options = {});
 
 // Machine with one level per raw.levels entry (tables of unmeasured levels copied from the
-// nearest measured one, noted in `notes`), radices from the knees, compute costs if measured.
+// nearest measured one, noted in `notes`), radices from the knees, compute costs if measured,
+// and an internal capacity (fair sharing) on a level whose concurrent probe saturated.
 Machine to_machine(const RawData& raw, const ProfileFit& fit,
                    std::vector<std::string>* notes = nullptr);
 

@@ -12,7 +12,9 @@
 // kind = prtt (round trip of n messages with delay_s between sends, then one reply of the same
 // size), o_r (receive call on an already arrived message, after waiting delay_s), radix (n
 // transfers in flight at once; `level` names the unit whose radix is probed: device, node, ...)
-// or compute (`level` = reduce or copy: one local pass over `bytes` bytes).
+// compute (`level` = reduce or copy: one local pass over `bytes` bytes) or concurrent (n
+// transfers of `bytes` each inside one unit of `level`, each between its own rank pair or
+// direction, started together; seconds until the last completed; optional, older files lack it).
 
 #include <cstddef>
 #include <filesystem>
@@ -23,7 +25,7 @@
 
 namespace piccolo::profiler {
 
-enum class SampleKind { prtt, o_r, radix, compute };
+enum class SampleKind { prtt, o_r, radix, compute, concurrent };
 
 const char* to_string(SampleKind kind);
 

@@ -21,6 +21,10 @@ class Transport {
     // have completed. Used by the radix probes.
     virtual void send_concurrent(int peer, std::size_t bytes, int count) = 0;
     virtual void recv_concurrent(int peer, std::size_t bytes, int count) = 0;
+    // Sends `bytes` to `peer` and receives `bytes` from it at the same time (both posted before
+    // either is waited for); returns when both have completed. Both sides of a pair call it.
+    // Used by the concurrent node probe: two transfers in flight between one pair.
+    virtual void exchange(int peer, std::size_t bytes) = 0;
 
     // Keeps the caller busy (no sleeping: a sleeping process would be descheduled, which is
     // not the LogGP "delay d" of the PRTT method).
