@@ -66,11 +66,14 @@ class Engine {
         pools_[send_slots] = SlotPool(ranks_, slots_limited ? m.device_radix : std::nullopt);
         if (slots_limited) pools_[receive_slots] = SlotPool(ranks_, m.device_radix);
         receive_slots_limited_ = slots_limited;
-        pools_[processors] = SlotPool(ranks_, 1);
         const bool cpu =
             o.contention && std::any_of(m.levels.begin(), m.levels.end(), [](const Level& l) {
                 return l.overhead == OverheadModel::cpu;
             });
+        // A million ranks' processors cost memory that an Allgather on offload never touches.
+        if (cpu || std::any_of(s.kind.begin(), s.kind.end(),
+                               [](TaskKind k) { return k != TaskKind::transfer; }))
+            pools_[processors] = SlotPool(ranks_, 1);
         if (cpu) {
             pools_[send_ports] = SlotPool(ranks_, 1);
             pools_[receive_ports] = SlotPool(ranks_, 1);
@@ -142,7 +145,7 @@ class Engine {
         SlotPool& p = pools_[P];
         const auto o = static_cast<std::size_t>(owner);
         SimTime start = now;
-        if (Slot* slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
+        if (auto slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
         p.enqueue(o, {t, now});
         schedule_wake(P, owner, now);
     }
@@ -171,7 +174,7 @@ class Engine {
         if (now >= p.pending_wake(o)) p.pending_wake(o) = never;
         while (p.waiting(o)) {
             SimTime start = now;
-            Slot* slot = p.claim(o, now, start, true);
+            auto slot = p.claim(o, now, start, true);
             if (!slot) return schedule_wake(P, owner, now);
             const Waiting w = p.front(o);
             p.pop(o);
@@ -199,7 +202,7 @@ class Engine {
 
     // `since`: when the request was made (for a receive: when the first byte arrived).
     template <Pool P>
-    void granted(Rank owner, TaskId t, SimTime start, SimTime since, Slot& slot) {
+    void granted(Rank owner, TaskId t, SimTime start, SimTime since, SlotRef slot) {
         if constexpr (P == send_slots)
             start_send(t, start, slot);
         else if constexpr (P == processors)
@@ -231,29 +234,28 @@ class Engine {
     }
 
     // Offload: the send slot is taken at ts; o_s runs on it.
-    void start_send(TaskId t, SimTime ts, Slot& slot) {
+    void start_send(TaskId t, SimTime ts, SlotRef slot) {
         const Price& x = price(t);
         if (record_.tracing()) record_.trace(t).send_start = to_seconds(ts);
         if (network_.constrained(level_of(t))) {
-            slot.free = slot.data_end = never;  // until the injection is over
+            slot.hold_until_known();  // until the injection is over
             events_.push({ts + x.o_s, EventKind::inject, t});
             return;
         }
         const SimTime start = ts + x.o_s, end = start + x.wire;
-        slot.free = end + std::max<SimTime>(0, x.g - x.o_s);
-        slot.data_end = end;
+        slot.hold(end + std::max<SimTime>(0, x.g - x.o_s), end);
         injected(t, x, start, end);
     }
 
-    void processor_granted(Rank rank, TaskId t, SimTime start, Slot& slot) {
+    void processor_granted(Rank rank, TaskId t, SimTime start, SlotRef slot) {
         if (s_.kind[t] != TaskKind::transfer) return computed(t, start, slot);
         const Price& x = price(t);
         if (s_.src[t] == rank) {  // o_s of a send
-            slot.free = slot.data_end = start + x.o_s;
+            slot.hold(start + x.o_s, start + x.o_s);
             if (record_.tracing()) record_.trace(t).send_start = to_seconds(start);
             events_.push({start + x.o_s, EventKind::inject, t});
         } else {  // o_r of a receive
-            slot.free = slot.data_end = start + x.o_r;
+            slot.hold(start + x.o_r, start + x.o_r);
             delivered(t, x, start + x.o_r);
         }
     }
@@ -265,10 +267,10 @@ class Engine {
 
     // The injection may start at `now`. `port`: the cpu send port just taken (else the send slot
     // or port is released once the injection end is known).
-    void enter_network(TaskId t, SimTime now, Slot* port) {
+    void enter_network(TaskId t, SimTime now, SlotRef* port) {
         const Price& x = price(t);
         const std::size_t level = level_of(t);
-        if (port) port->free = port->data_end = never;
+        if (port) port->hold_until_known();
         if (!network_.constrained(level)) return injection_window(t, x, now, now + x.wire, now);
         if (network_.fair()) return start_flow(t, x, level, now);
         LaneWait wait;
@@ -327,10 +329,10 @@ class Engine {
     }
 
     // A receive slot or port is taken at r for the transfer whose first byte arrived at `arrival`.
-    void start_reception(TaskId t, SimTime r, SimTime arrival, Slot& slot) {
+    void start_reception(TaskId t, SimTime r, SimTime arrival, SlotRef slot) {
         const Price& x = price(t);
         if (is_flow(t)) {
-            slot.free = slot.data_end = never;  // until the reception's end is known
+            slot.hold_until_known();  // until the reception's end is known
             reception_start_[t] = r;
             if (data_end_[t] != never) finish_reception(t, x, r, data_end_[t]);
             return;
@@ -340,15 +342,15 @@ class Engine {
 
     // Reception from r; the last byte left the source at `end`. `slot`: the receive slot or
     // port just taken (else the one held since the reception started, or none when unlimited).
-    void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end, Slot* slot = nullptr) {
+    void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end,
+                          SlotRef* slot = nullptr) {
         const SimTime done = std::max(r + x.wire, end + x.L);
         if (record_.tracing()) record_.trace(t).receive_start = to_seconds(r);
         if (x.rendezvous) sent(t, done);
         const bool cpu = x.overhead == OverheadModel::cpu;
         const SimTime free = cpu ? done + x.g : done + x.o_r;
         if (slot) {
-            slot->free = free;
-            slot->data_end = done;
+            slot->hold(free, done);
         } else if (receive_queues(x)) {
             release(cpu ? receive_ports : receive_slots, s_.dst[t], free, done, r);
         }
@@ -415,9 +417,9 @@ class Engine {
     }
 
     // ---- completions ----------------------------------------------------------------------------
-    void computed(TaskId t, SimTime start, Slot& processor) {
+    void computed(TaskId t, SimTime start, SlotRef processor) {
         const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
-        processor.free = processor.data_end = end;
+        processor.hold(end, end);
         record_.computed(t, s_.src[t], ready_time(t), start, end);
         release_successors(successors_.delivered, t, end);
     }

@@ -21,22 +21,6 @@ RunRecord::RunRecord(const Machine& m, std::size_t ranks, std::size_t tasks, boo
     if (trace) trace_.resize(tasks);
 }
 
-void RunRecord::delivered(TaskId t, std::size_t level, std::uint64_t bytes, SimTime wire, Rank to,
-                          SimTime time) {
-    LevelStats& stats = result_.levels[level];
-    ++stats.transfers;
-    stats.bytes += bytes;
-    wire_time_[level] += wire;
-    ++result_.transfers;
-    SimTime& finish = rank_finish_[static_cast<std::size_t>(to)];
-    finish = std::max(finish, time);
-    makespan_ = std::max(makespan_, time);
-    if (tracing()) {
-        trace_[t].complete = to_seconds(time);
-        trace_[t].level = static_cast<std::uint8_t>(level);
-    }
-}
-
 void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimTime end) {
     ++result_.computes;
     compute_time_ += end - start;

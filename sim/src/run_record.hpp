@@ -3,6 +3,7 @@
 // queueing delay per contention point, and, when asked, every task's timeline. The engine tells
 // it what happened; it keeps the bookkeeping out of the event loop.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -54,5 +55,22 @@ class RunRecord {
     SimTime makespan_ = 0, compute_time_ = 0;
     std::vector<TransferTrace> trace_;
 };
+
+// Inline: called once per transfer.
+inline void RunRecord::delivered(TaskId t, std::size_t level, std::uint64_t bytes, SimTime wire,
+                                 Rank to, SimTime time) {
+    LevelStats& stats = result_.levels[level];
+    ++stats.transfers;
+    stats.bytes += bytes;
+    wire_time_[level] += wire;
+    ++result_.transfers;
+    SimTime& finish = rank_finish_[static_cast<std::size_t>(to)];
+    finish = std::max(finish, time);
+    makespan_ = std::max(makespan_, time);
+    if (tracing()) {
+        trace_[t].complete = to_seconds(time);
+        trace_[t].level = static_cast<std::uint8_t>(level);
+    }
+}
 
 }  // namespace piccolo::detail

@@ -12,6 +12,11 @@
 // slot opens), but a slot that is only in its gap (its data done, its gap g not yet over) is taken
 // after the gap. That is "no contention, but the gap g stays": the case of the closed forms, where
 // a rank has as many slots as it sends at once.
+//
+// Layout: a replay of a million ranks touches every owner's slots for every transfer, so a
+// limited pool keeps only what it reads, each owner's free times side by side (one cache line
+// for eight slots), and the owner's queue state in one record. Only the elastic pool needs to
+// know when a slot's data is done (to tell a slot in its gap from a busy one).
 
 #include <cstdint>
 #include <optional>
@@ -27,9 +32,19 @@ struct Waiting {
     SimTime since;  // when the request was made
 };
 
-struct Slot {
-    SimTime free = 0;      // free from this time on; `never` while not known
-    SimTime data_end = 0;  // its message's data is done by then (the gap may run on)
+// A slot just granted: its holder says when it frees and when its data is done.
+class SlotRef {
+  public:
+    SlotRef(SimTime& free, SimTime& data_end) : free_(&free), data_end_(&data_end) {}
+    void hold(SimTime free, SimTime data_end) {
+        *free_ = free;
+        *data_end_ = data_end;
+    }
+    void hold_until_known() { hold(never, never); }
+
+  private:
+    SimTime* free_;
+    SimTime* data_end_;
 };
 
 class SlotPool {
@@ -41,9 +56,10 @@ class SlotPool {
     [[nodiscard]] bool elastic() const { return count_ == 0; }
 
     // The slot a request made at `now` gets, with the time it starts (>= now; later only for an
-    // elastic slot in its gap). nullptr: the request must queue. `queued` says the request is the
+    // elastic slot in its gap). None: the request must queue. `queued` says the request is the
     // head of the owner's queue being served (it may take a slot although the queue is not empty).
-    Slot* claim(std::size_t owner, SimTime now, SimTime& start, bool queued = false);
+    std::optional<SlotRef> claim(std::size_t owner, SimTime now, SimTime& start,
+                                 bool queued = false);
 
     // The owner's FIFO queue of requests (task ids) waiting for a slot.
     void enqueue(std::size_t owner, Waiting request);
@@ -56,81 +72,93 @@ class SlotPool {
     // The earliest known release after `now` among the owner's slots, or `never`.
     [[nodiscard]] SimTime next_release(std::size_t owner, SimTime now) const;
     // The time of the wake-up already queued for the owner (`never`: none).
-    SimTime& pending_wake(std::size_t owner) { return pending_wake_[owner]; }
+    SimTime& pending_wake(std::size_t owner) { return queues_[owner].pending_wake; }
 
   private:
-    [[nodiscard]] Slot* begin(std::size_t owner);
-    [[nodiscard]] const Slot* begin(std::size_t owner) const;
-    [[nodiscard]] std::size_t size(std::size_t owner) const;
-    Slot* claim_elastic(std::size_t owner, SimTime now, SimTime& start);
+    struct Slot {              // elastic pools
+        SimTime free = 0;      // free from this time on; `never` while not known
+        SimTime data_end = 0;  // its message's data is done by then (the gap may run on)
+    };
+    struct Queue {  // limited pools, per owner
+        std::vector<Waiting> requests;
+        std::uint32_t head = 0;  // requests[head] is the front
+        SimTime pending_wake = never;
+    };
+
+    std::optional<SlotRef> claim_elastic(std::size_t owner, SimTime now, SimTime& start);
 
     std::size_t count_ = 0;
-    std::vector<Slot> slots_;                  // limited: count_ per owner
-    std::vector<std::vector<Slot>> grown_;     // elastic: as many as each owner needed
-    std::vector<std::vector<Waiting>> queue_;  // limited: waiting requests; head_ is the front
-    std::vector<std::uint32_t> head_;
-    std::vector<SimTime> pending_wake_;
+    std::vector<SimTime> free_;             // limited: count_ per owner
+    std::vector<Queue> queues_;             // limited
+    std::vector<std::vector<Slot>> grown_;  // elastic: as many as each owner needed
+    SimTime unread_data_end_ = 0;           // limited pools never read when data is done
 };
 
 // Inline: called for every transfer at every step, from the engine's loop.
-inline Slot* SlotPool::begin(std::size_t owner) {
-    return elastic() ? grown_[owner].data() : slots_.data() + owner * count_;
-}
-
-inline const Slot* SlotPool::begin(std::size_t owner) const {
-    return elastic() ? grown_[owner].data() : slots_.data() + owner * count_;
-}
-
-inline std::size_t SlotPool::size(std::size_t owner) const {
-    return elastic() ? grown_[owner].size() : count_;
-}
-
-inline Slot* SlotPool::claim(std::size_t owner, SimTime now, SimTime& start, bool queued) {
+inline std::optional<SlotRef> SlotPool::claim(std::size_t owner, SimTime now, SimTime& start,
+                                              bool queued) {
     if (elastic()) return claim_elastic(owner, now, start);
-    if (!queued && waiting(owner)) return nullptr;  // first come, first served
-    Slot* const first = begin(owner);
-    for (Slot* slot = first; slot < first + count_; ++slot)
-        if (slot->free <= now) {
+    SimTime* const first = free_.data() + owner * count_;
+    for (SimTime* free = first; free < first + count_; ++free)
+        if (*free <= now) {
+            if (!queued && waiting(owner)) return std::nullopt;  // first come, first served
             start = now;
-            return slot;
+            return SlotRef(*free, unread_data_end_);
         }
-    return nullptr;
+    return std::nullopt;
 }
 
 inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
-    queue_[owner].push_back(request);
+    queues_[owner].requests.push_back(request);
 }
 
 inline bool SlotPool::waiting(std::size_t owner) const {
-    return !elastic() && head_[owner] < queue_[owner].size();
+    if (elastic()) return false;
+    const Queue& q = queues_[owner];
+    return q.head < q.requests.size();
 }
 
 inline Waiting SlotPool::front(std::size_t owner) const {
-    return queue_[owner][head_[owner]];
+    const Queue& q = queues_[owner];
+    return q.requests[q.head];
 }
 
 inline void SlotPool::pop(std::size_t owner) {
-    if (++head_[owner] == queue_[owner].size()) {
-        queue_[owner].clear();
-        head_[owner] = 0;
+    Queue& q = queues_[owner];
+    if (++q.head == q.requests.size()) {
+        q.requests.clear();
+        q.head = 0;
     }
 }
 
 inline void SlotPool::resolve(std::size_t owner, SimTime free, SimTime data_end) {
-    Slot* const first = begin(owner);
-    for (Slot* slot = first; slot < first + size(owner); ++slot)
-        if (slot->free == never) {
-            slot->free = free;
-            slot->data_end = data_end;
+    if (elastic()) {
+        for (Slot& slot : grown_[owner])
+            if (slot.free == never) {
+                slot = {free, data_end};
+                return;
+            }
+        return;
+    }
+    SimTime* const first = free_.data() + owner * count_;
+    for (SimTime* slot = first; slot < first + count_; ++slot)
+        if (*slot == never) {
+            *slot = free;
             return;
         }
 }
 
 inline SimTime SlotPool::next_release(std::size_t owner, SimTime now) const {
     SimTime earliest = never;
-    const Slot* const first = begin(owner);
-    for (const Slot* slot = first; slot < first + size(owner); ++slot)
-        if (slot->free >= now && slot->free < earliest) earliest = slot->free;
+    auto consider = [&](SimTime free) {
+        if (free >= now && free < earliest) earliest = free;
+    };
+    if (elastic()) {
+        for (const Slot& slot : grown_[owner]) consider(slot.free);
+    } else {
+        const SimTime* const first = free_.data() + owner * count_;
+        for (const SimTime* free = first; free < first + count_; ++free) consider(*free);
+    }
     return earliest;
 }
 
