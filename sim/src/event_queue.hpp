@@ -54,10 +54,7 @@ class EventQueue {
             return;
         }
         const auto bits = static_cast<std::uint64_t>(e.time);
-        std::vector<Item>& b = buckets_[bucket_of(bits)];
-        if (b.size() == b.capacity()) [[unlikely]]
-            grow(b);
-        b.push_back({bits, e.key});
+        append({bits, e.key});
         ++size_;
     }
 
@@ -78,6 +75,13 @@ class EventQueue {
     };
 
     [[nodiscard]] bool batch_empty() const { return next_ == batch_.size() && late_.empty(); }
+
+    void append(const Item& item) {
+        std::vector<Item>& b = buckets_[bucket_of(item.time_bits)];
+        if (b.size() == b.capacity()) [[unlikely]]
+            grow(b);
+        b.push_back(item);
+    }
 
     // A full bucket moves into a larger spare buffer, if there is one, before it reallocates:
     // the buckets then hold about as much capacity as they ever hold events at once, not the sum
@@ -118,12 +122,7 @@ class EventQueue {
             last_ = least;
             std::vector<Item> spill;
             spill.swap(buckets_[i]);
-            for (const Item& item : spill) {
-                std::vector<Item>& b = buckets_[bucket_of(item.time_bits)];
-                if (b.size() == b.capacity()) [[unlikely]]
-                    grow(b);
-                b.push_back(item);
-            }
+            for (const Item& item : spill) append(item);
             keep_spare(std::move(spill));  // its capacity serves the next bucket that fills
         }
         now_ = static_cast<SimTime>(last_);

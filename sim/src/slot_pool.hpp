@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "piccolo/schedule.hpp"
@@ -86,6 +87,13 @@ class SlotPool {
     };
 
     std::optional<SlotRef> claim_elastic(std::size_t owner, SimTime now, SimTime& start);
+    // Limited pools: the owner's count_ free times.
+    [[nodiscard]] std::span<SimTime> frees(std::size_t owner) {
+        return {free_.data() + owner * count_, count_};
+    }
+    [[nodiscard]] std::span<const SimTime> frees(std::size_t owner) const {
+        return {free_.data() + owner * count_, count_};
+    }
 
     std::size_t count_ = 0;
     std::vector<SimTime> free_;             // limited: count_ per owner
@@ -98,12 +106,11 @@ class SlotPool {
 inline std::optional<SlotRef> SlotPool::claim(std::size_t owner, SimTime now, SimTime& start,
                                               bool queued) {
     if (elastic()) return claim_elastic(owner, now, start);
-    SimTime* const first = free_.data() + owner * count_;
-    for (SimTime* free = first; free < first + count_; ++free)
-        if (*free <= now) {
+    for (SimTime& free : frees(owner))
+        if (free <= now) {
             if (!queued && waiting(owner)) return std::nullopt;  // first come, first served
             start = now;
-            return SlotRef(*free, unread_data_end_);
+            return SlotRef(free, unread_data_end_);
         }
     return std::nullopt;
 }
@@ -140,10 +147,9 @@ inline void SlotPool::resolve(std::size_t owner, SimTime free, SimTime data_end)
             }
         return;
     }
-    SimTime* const first = free_.data() + owner * count_;
-    for (SimTime* slot = first; slot < first + count_; ++slot)
-        if (*slot == never) {
-            *slot = free;
+    for (SimTime& slot : frees(owner))
+        if (slot == never) {
+            slot = free;
             return;
         }
 }
@@ -156,8 +162,7 @@ inline SimTime SlotPool::next_release(std::size_t owner, SimTime now) const {
     if (elastic()) {
         for (const Slot& slot : grown_[owner]) consider(slot.free);
     } else {
-        const SimTime* const first = free_.data() + owner * count_;
-        for (const SimTime* free = first; free < first + count_; ++free) consider(*free);
+        for (SimTime free : frees(owner)) consider(free);
     }
     return earliest;
 }
