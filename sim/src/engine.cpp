@@ -42,6 +42,9 @@ using namespace detail;
 enum Pool : std::uint8_t { send_slots, receive_slots, processors, send_ports, receive_ports };
 constexpr std::size_t pool_count = 5;
 
+// Plain: no trace is recorded, lanes are FIFO and every level runs offload overheads (what most
+// replays are). Its instantiation drops the other paths' branches from every step of a transfer.
+template <bool Plain>
 class Engine {
   public:
     Engine(const Schedule& s, const Schedule::Successors& successors, const Machine& m,
@@ -213,6 +216,16 @@ class Engine {
             start_reception(t, start, since, slot);
     }
 
+    // ---- what this replay models ----------------------------------------------------------
+    [[nodiscard]] bool tracing() const { return !Plain && record_.tracing(); }
+    [[nodiscard]] bool on_cpu(const Price& x) const {
+        return !Plain && x.overhead == OverheadModel::cpu;
+    }
+    [[nodiscard]] bool fair() const { return !Plain && network_.fair(); }
+    [[nodiscard]] bool fifo_lanes(std::size_t level) const {
+        return Plain ? network_.constrained(level) : network_.fifo_lanes(level);
+    }
+
     // ---- a transfer's life ------------------------------------------------------------------
     [[nodiscard]] std::size_t level_of(TaskId t) const { return level_[t]; }
     [[nodiscard]] const Price& price(TaskId t) const {
@@ -224,11 +237,11 @@ class Engine {
         // Looked up at every later step of the transfer.
         if (!levels_fixed_)
             level_[t] = static_cast<std::uint8_t>(network_.level_of(s_.src[t], s_.dst[t]));
-        if (record_.tracing()) {
+        if (tracing()) {
             record_.trace(t).task = t;
             record_.trace(t).ready = to_seconds(now);
         }
-        const bool cpu = price(t).overhead == OverheadModel::cpu;
+        const bool cpu = on_cpu(price(t));
         if (cpu) return request<processors>(s_.src[t], t, now);
         request<send_slots>(s_.src[t], t, now);
     }
@@ -236,7 +249,7 @@ class Engine {
     // Offload: the send slot is taken at ts; o_s runs on it.
     void start_send(TaskId t, SimTime ts, SlotRef slot) {
         const Price& x = price(t);
-        if (record_.tracing()) record_.trace(t).send_start = to_seconds(ts);
+        if (tracing()) record_.trace(t).send_start = to_seconds(ts);
         if (network_.constrained(level_of(t))) {
             slot.hold_until_known();  // until the injection is over
             events_.push({ts + x.o_s, EventKind::inject, t});
@@ -252,7 +265,7 @@ class Engine {
         const Price& x = price(t);
         if (s_.src[t] == rank) {  // o_s of a send
             slot.hold(start + x.o_s, start + x.o_s);
-            if (record_.tracing()) record_.trace(t).send_start = to_seconds(start);
+            if (tracing()) record_.trace(t).send_start = to_seconds(start);
             events_.push({start + x.o_s, EventKind::inject, t});
         } else {  // o_r of a receive
             slot.hold(start + x.o_r, start + x.o_r);
@@ -261,7 +274,7 @@ class Engine {
     }
 
     void inject(TaskId t, SimTime now) {
-        if (price(t).overhead == OverheadModel::cpu) return request<send_ports>(s_.src[t], t, now);
+        if (on_cpu(price(t))) return request<send_ports>(s_.src[t], t, now);
         enter_network(t, now, nullptr);
     }
 
@@ -272,7 +285,7 @@ class Engine {
         const std::size_t level = level_of(t);
         if (port) port->hold_until_known();
         if (!network_.constrained(level)) return injection_window(t, x, now, now + x.wire, now);
-        if (network_.fair()) return start_flow(t, x, level, now);
+        if (fair()) return start_flow(t, x, level, now);
         LaneWait wait;
         const SimTime start = network_.take_lanes(s_.src[t], false, level, now, x.hold, wait);
         record_.lane_wait(wait.level, wait.ingress, wait.delay);
@@ -281,7 +294,7 @@ class Engine {
 
     // The injection runs from `start` to `end`: the sender's slot or port frees after it.
     void injection_window(TaskId t, const Price& x, SimTime start, SimTime end, SimTime now) {
-        if (x.overhead == OverheadModel::cpu)
+        if (on_cpu(x))
             release(send_ports, s_.src[t], end + x.g, end, now);
         else
             release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, now);
@@ -290,19 +303,19 @@ class Engine {
 
     // The injection window is known: the first byte arrives L after its start.
     void injected(TaskId t, const Price& x, SimTime start, SimTime end) {
-        if (record_.tracing()) {
+        if (tracing()) {
             record_.trace(t).inject_start = to_seconds(start);
             record_.trace(t).inject_end = to_seconds(end);
         }
         if (!x.rendezvous) sent(t, end);
-        if (receive_queues(x) || network_.fifo_lanes(level_of(t)))
+        if (receive_queues(x) || fifo_lanes(level_of(t)))
             events_.push({start + x.L, EventKind::arrive, t});
         else
             finish_reception(t, x, start + x.L, end);
     }
 
     [[nodiscard]] bool receive_queues(const Price& x) const {
-        return x.overhead == OverheadModel::cpu || receive_slots_limited_;
+        return on_cpu(x) || receive_slots_limited_;
     }
 
     // The first byte reaches the destination's units: FIFO ingress lanes are taken in tandem (the
@@ -311,7 +324,7 @@ class Engine {
         const Price& x = price(t);
         const std::size_t level = level_of(t);
         SimTime at = now;
-        if (network_.fifo_lanes(level)) {
+        if (fifo_lanes(level)) {
             LaneWait wait;
             at = network_.take_lanes(s_.dst[t], true, level, now, x.hold, wait);
             record_.lane_wait(wait.level, wait.ingress, wait.delay);
@@ -323,7 +336,7 @@ class Engine {
     }
 
     void land(TaskId t, SimTime now) {
-        const bool cpu = price(t).overhead == OverheadModel::cpu;
+        const bool cpu = on_cpu(price(t));
         if (cpu) return request<receive_ports>(s_.dst[t], t, now);
         request<receive_slots>(s_.dst[t], t, now);
     }
@@ -345,9 +358,9 @@ class Engine {
     void finish_reception(TaskId t, const Price& x, SimTime r, SimTime end,
                           SlotRef* slot = nullptr) {
         const SimTime done = std::max(r + x.wire, end + x.L);
-        if (record_.tracing()) record_.trace(t).receive_start = to_seconds(r);
+        if (tracing()) record_.trace(t).receive_start = to_seconds(r);
         if (x.rendezvous) sent(t, done);
-        const bool cpu = x.overhead == OverheadModel::cpu;
+        const bool cpu = on_cpu(x);
         const SimTime free = cpu ? done + x.g : done + x.o_r;
         if (slot) {
             slot->hold(free, done);
@@ -374,7 +387,7 @@ class Engine {
 
     // Did the transfer move as a fair-share flow (else its injection took exactly W)?
     [[nodiscard]] bool is_flow(TaskId t) const {
-        return !inject_start_.empty() && inject_start_[t] != never;
+        return !Plain && !inject_start_.empty() && inject_start_[t] != never;
     }
 
     void reschedule_flows() {
@@ -404,11 +417,11 @@ class Engine {
     // The flow's last byte has left at `end`.
     void flow_done(TaskId t, const Price& x, SimTime end) {
         data_end_[t] = end;
-        if (record_.tracing()) {
+        if (tracing()) {
             record_.trace(t).inject_start = to_seconds(inject_start_[t]);
             record_.trace(t).inject_end = to_seconds(end);
         }
-        if (x.overhead == OverheadModel::cpu)
+        if (on_cpu(x))
             release(send_ports, s_.src[t], end + x.g, end, end);
         else
             release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, end);
@@ -426,7 +439,7 @@ class Engine {
 
     // A send completes no later than its delivery, so it never sets the makespan.
     void sent(TaskId t, SimTime time) {
-        if (record_.tracing()) record_.trace(t).sent = to_seconds(time);
+        if (tracing()) record_.trace(t).sent = to_seconds(time);
         if (successors_.sent.rows() > 0) release_successors(successors_.sent, t, time);
     }
 
@@ -482,6 +495,23 @@ class Engine {
     RunRecord record_;
 };
 
+// Does the replay fit Engine<true>: no trace, FIFO lanes, offload overheads everywhere (without
+// contention every level is priced offload: the cpu model's shared processor is contention)?
+bool plain(const Machine& m, const SimOptions& o) {
+    if (o.record_trace) return false;
+    if (!o.contention) return true;
+    return m.sharing != Sharing::fair &&
+           std::none_of(m.levels.begin(), m.levels.end(),
+                        [](const Level& l) { return l.overhead == OverheadModel::cpu; });
+}
+
+SimResult replay(const Schedule& s, const Schedule::Successors& successors, const Machine& m,
+                 const RankLayout& layout, const SimOptions& o,
+                 std::span<const std::uint8_t> levels) {
+    if (plain(m, o)) return Engine<true>(s, successors, m, layout, o, levels).run();
+    return Engine<false>(s, successors, m, layout, o, levels).run();
+}
+
 }  // namespace
 
 SimResult simulate(const Schedule& schedule, const Schedule::Successors& successors,
@@ -489,7 +519,7 @@ SimResult simulate(const Schedule& schedule, const Schedule::Successors& success
     if (schedule.shape.ranks > layout.ranks())
         throw InputError(fmt::format("the schedule has {} ranks but the layout places only {}",
                                      schedule.shape.ranks, layout.ranks()));
-    return Engine(schedule, successors, machine, layout, options).run();
+    return replay(schedule, successors, machine, layout, options, {});
 }
 
 namespace detail {
@@ -497,7 +527,7 @@ namespace detail {
 SimResult simulate_with_levels(const Schedule& schedule, const Schedule::Successors& successors,
                                const Machine& machine, const RankLayout& layout,
                                const SimOptions& options, std::span<const std::uint8_t> levels) {
-    return Engine(schedule, successors, machine, layout, options, levels).run();
+    return replay(schedule, successors, machine, layout, options, levels);
 }
 
 }  // namespace detail

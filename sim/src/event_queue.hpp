@@ -49,10 +49,7 @@ class EventQueue {
 
     // Precondition: e.time >= the time of the last event popped.
     void push(Event e) {
-        if (!batch_empty() && e.time == now_) {
-            late_.push(e.key);
-            return;
-        }
+        if (!batch_empty() && e.time == now_) return push_late(e.key);
         const auto bits = static_cast<std::uint64_t>(e.time);
         append({bits, e.key});
         ++size_;
@@ -76,6 +73,9 @@ class EventQueue {
 
     [[nodiscard]] bool batch_empty() const { return next_ == batch_.size() && late_.empty(); }
 
+    // Out of line: rare, and the heap's code would make push too large to inline in the engine.
+    [[gnu::noinline]] void push_late(std::uint64_t key) { late_.push(key); }
+
     void append(const Item& item) {
         std::vector<Item>& b = buckets_[bucket_of(item.time_bits)];
         if (b.size() == b.capacity()) [[unlikely]]
@@ -87,7 +87,7 @@ class EventQueue {
     // the buckets then hold about as much capacity as they ever hold events at once, not the sum
     // of each one's largest size (over 300 MB at a million ranks, every page faulted in and
     // cleared).
-    void grow(std::vector<Item>& bucket) {
+    [[gnu::noinline]] void grow(std::vector<Item>& bucket) {
         if (spare_.empty() || spare_.back().capacity() <= bucket.size()) return;
         std::vector<Item> larger = std::move(spare_.back());
         spare_.pop_back();
