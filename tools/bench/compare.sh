@@ -16,8 +16,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 cases=(
     "schedule_bench 1024 1"
-    "engine_bench small"
-    "engine_bench small pipelined"
     "engine_bench ring4096"
     "engine_bench ring4096 pipelined"
     "engine_bench rm1m"
@@ -36,8 +34,8 @@ cpu() {  # dir case -> appends "cpu seconds, peak KB"
 best() { sort -n "$1" | head -1; }
 
 # The 64-device case takes a quarter of a millisecond, far below what the process's CPU time
-# resolves (10 ms, mostly start-up): judge it by the simulate time engine_bench prints, the best of
-# its 200 runs, best again over the repeats.
+# resolves (10 ms, mostly start-up): it is judged by the simulate time engine_bench prints, the
+# best of its 200 runs, best again over the repeats, in each style.
 simulate_time() {  # dir style -> seconds
     # shellcheck disable=SC2086
     $1/engine_bench small $2 | awk '/generate/ {for (i = 1; i < NF; ++i) if ($i == "simulate") print $(i + 1)}'
@@ -53,11 +51,13 @@ best_simulate() {
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
 printf "%-52s %12s %12s %7s %10s %10s\n" case "baseline s" "candidate s" ratio "base MB" "cand MB"
-a=$(best_simulate "$old" pipelined)
-b=$(best_simulate "$new" pipelined)
-printf "%-52s %12s %12s %7.3f   (simulate time, best of 200 x %d runs)\n" \
-    "engine_bench small pipelined: simulate" "${a}" "${b}" \
-    "$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')" "$repeats"
+for style in pipelined mpi; do
+    a=$(best_simulate "$old" $style)
+    b=$(best_simulate "$new" $style)
+    printf "%-52s %12s %12s %7.3f   (simulate time, best of 200 x %d runs)\n" \
+        "engine_bench small $style: simulate" "${a}" "${b}" \
+        "$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')" "$repeats"
+done
 for i in "${!cases[@]}"; do
     for ((r = 0; r < repeats; r++)); do
         cpu "$old" "${cases[$i]}" "$tmp/$i.old"
