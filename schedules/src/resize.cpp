@@ -1,6 +1,8 @@
 #include <fmt/format.h>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
+#include <vector>
 
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
@@ -21,21 +23,36 @@ void set_message_size(Schedule& schedule, std::uint64_t bytes) {
     std::vector<std::uint64_t> old_sizes;
     old_sizes.swap(schedule.size_values);
     std::unordered_map<std::uint64_t, std::uint32_t> index;
+    std::uint64_t last_size = 0;  // neighbouring tasks mostly share a size: skip the hash then
+    std::uint32_t last_class = 0;
     auto intern = [&](std::uint64_t size) {
+        if (size == last_size && !schedule.size_values.empty()) return last_class;
         auto [it, inserted] =
             index.try_emplace(size, static_cast<std::uint32_t>(schedule.size_values.size()));
         if (inserted) schedule.size_values.push_back(size);
-        return it->second;
+        last_size = size;
+        last_class = it->second;
+        return last_class;
     };
-    for (TaskId t = 0; t < schedule.size(); ++t) {
-        std::uint64_t size = 0;
-        if (gather) {
-            // Every Allgather size is a whole number of blocks (or buffers, for a permute).
-            size = old_sizes[schedule.size_class[t]] / old_shape.bytes * bytes;
-        } else {
-            for (std::uint32_t piece : schedule.payload.row(t))
-                size += schedule.shape.piece_bytes(piece);
+    if (gather) {
+        // Every Allgather size is a whole number of blocks (or buffers, for a permute), so a
+        // task's new size follows from its old class: one lookup per class, not per task.
+        constexpr std::uint32_t unseen = ~std::uint32_t{0};
+        std::vector<std::uint32_t> new_class(old_sizes.size(), unseen);
+        for (std::uint32_t& c : schedule.size_class) {
+            if (new_class[c] == unseen)
+                new_class[c] = intern(old_sizes[c] / old_shape.bytes * bytes);
+            c = new_class[c];
         }
+        return;
+    }
+    // Segment sizes: base bytes, one more for the first `longer` segments (piece_bytes).
+    const std::uint64_t base = bytes / old_shape.pieces, longer = bytes % old_shape.pieces;
+    for (TaskId t = 0; t < schedule.size(); ++t) {
+        const std::span<const std::uint32_t> pieces = schedule.payload.row(t);
+        std::uint64_t size = pieces.size() * base;
+        if (longer > 0)
+            for (std::uint32_t piece : pieces) size += piece < longer ? 1 : 0;
         schedule.size_class[t] = intern(size);
     }
 }
