@@ -76,7 +76,11 @@ std::vector<Round> k_ring(int p, int k, std::uint64_t m) {
 
 // Recursive multiplying, p = k^n: round i exchanges with the k - 1 ranks at multiples of
 // distance k^i in the rank's block of k^(i+1); messages grow by k a round. Permuted: the same
-// from the largest distance down.
+// from the largest distance down. A round's partners are listed in increasing order for both.
+// (The prototype's own code posts its permuted rounds' partners rotated, i places ahead for
+// i = 1..k-1: PICCL, src/coll/allgather.c and tools/schedule_generator/coll/allgather.py at
+// commits e5691b9 and 0e67695. piccolo's nccl style keeps increasing order: generated rotated,
+// Fig. 8 on delta selects prm k = 16 at every size instead of the paper's 8 then 4.)
 std::vector<Round> recursive_multiplying(int p, int k, std::uint64_t m, bool permuted) {
     std::vector<int> distances;
     for (int d = 1; d < p; d *= k) distances.push_back(d);
