@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "command_line.hpp"
@@ -187,12 +188,24 @@ class ProgressBar {
             constexpr int width = 40;
             const double done = std::min(1.0, progress.fraction());
             const int filled = static_cast<int>(done * width);
-            fmt::print(stderr, "\rpiccolo select: [{}{}] {:3.0f}%", std::string(filled, '#'),
-                       std::string(width - filled, '.'), 100 * done);
+            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+            fmt::print(stderr, "\rpiccolo select: [{}{}] {:3.0f}%{}\033[K",
+                       std::string(filled, '#'), std::string(width - filled, '.'), 100 * done,
+                       time_left(elapsed.count(), done));
             std::fflush(stderr);
             shown = true;
         }
         if (shown) fmt::print(stderr, "\r\033[K");
+    }
+
+    // The time left if the rest goes at the pace so far (progress counts simulated tasks, so a
+    // sweep's large candidates weigh what they cost); nothing until 1 % is done.
+    static std::string time_left(double elapsed_seconds, double done) {
+        if (done < 0.01 || done >= 1) return "";
+        const double left = elapsed_seconds * (1 - done) / done;
+        if (left < 90) return fmt::format(", about {:.0f} s left", left);
+        if (left < 5400) return fmt::format(", about {:.0f} min left", left / 60);
+        return fmt::format(", about {:.1f} h left", left / 3600);
     }
 
     std::mutex mutex_;
