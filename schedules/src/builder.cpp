@@ -69,14 +69,8 @@ void ScheduleBuilder::append_sent(TaskId id, std::span<const TaskId> sent) {
 
 TaskId ScheduleBuilder::transfer(Rank from, Rank to, std::span<const std::uint32_t> pieces,
                                  std::span<const TaskId> deps, std::span<const TaskId> sent) {
-    const CollectiveShape& shape = schedule_.shape;
-    std::uint64_t bytes = 0;
-    if (shape.collective == Collective::allgather) {
-        bytes = shape.bytes * pieces.size();
-    } else {
-        for (std::uint32_t p : pieces) bytes += shape.piece_bytes(p);
-    }
-    return append(TaskKind::transfer, from, to, bytes, pieces, deps, sent);
+    return append(TaskKind::transfer, from, to, schedule_.shape.pieces_bytes(pieces), pieces, deps,
+                  sent);
 }
 
 TaskId ScheduleBuilder::compute(TaskKind kind, Rank rank, std::uint64_t bytes,

@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <system_error>
 #include <fstream>
+#include <system_error>
 
 #include "piccolo/error.hpp"
 

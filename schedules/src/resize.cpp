@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <span>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
@@ -46,15 +45,8 @@ void set_message_size(Schedule& schedule, std::uint64_t bytes) {
         }
         return;
     }
-    // Segment sizes: base bytes, one more for the first `longer` segments (piece_bytes).
-    const std::uint64_t base = bytes / old_shape.pieces, longer = bytes % old_shape.pieces;
-    for (TaskId t = 0; t < schedule.size(); ++t) {
-        const std::span<const std::uint32_t> pieces = schedule.payload.row(t);
-        std::uint64_t size = pieces.size() * base;
-        if (longer > 0)
-            for (std::uint32_t piece : pieces) size += piece < longer ? 1 : 0;
-        schedule.size_class[t] = intern(size);
-    }
+    for (TaskId t = 0; t < schedule.size(); ++t)
+        schedule.size_class[t] = intern(schedule.shape.pieces_bytes(schedule.payload.row(t)));
 }
 
 Schedule with_message_size(const Schedule& schedule, std::uint64_t bytes) {

@@ -55,6 +55,16 @@ std::uint64_t CollectiveShape::piece_bytes(std::uint32_t piece) const {
     return base + (piece < bytes % pieces ? 1 : 0);
 }
 
+std::uint64_t CollectiveShape::pieces_bytes(std::span<const std::uint32_t> list) const {
+    if (collective == Collective::allgather) return bytes * list.size();
+    // Closed form of piece_bytes' rule: base bytes each, one more for segments below `longer`.
+    const std::uint64_t base = bytes / pieces, longer = bytes % pieces;
+    std::uint64_t sum = base * list.size();
+    if (longer > 0)
+        for (std::uint32_t piece : list) sum += piece < longer ? 1 : 0;
+    return sum;
+}
+
 std::uint64_t CollectiveShape::total_buffer_bytes() const {
     return collective == Collective::allgather ? bytes * static_cast<std::uint64_t>(ranks) : bytes;
 }

@@ -42,6 +42,14 @@ using namespace detail;
 enum Pool : std::uint8_t { send_slots, receive_slots, processors, send_ports, receive_ports };
 constexpr std::size_t pool_count = 5;
 
+// Does some level charge overheads on the rank's processor? Without contention every level is
+// priced offload: the cpu model's shared processor is contention.
+bool cpu_overheads(const Machine& m, const SimOptions& o) {
+    return o.contention && std::any_of(m.levels.begin(), m.levels.end(), [](const Level& l) {
+               return l.overhead == OverheadModel::cpu;
+           });
+}
+
 // Plain: no trace is recorded, lanes are FIFO and every level runs offload overheads (what most
 // replays are). Its instantiation drops the other paths' branches from every step of a transfer.
 template <bool Plain>
@@ -69,10 +77,7 @@ class Engine {
         pools_[send_slots] = SlotPool(ranks_, slots_limited ? m.device_radix : std::nullopt);
         if (slots_limited) pools_[receive_slots] = SlotPool(ranks_, m.device_radix);
         receive_slots_limited_ = slots_limited;
-        const bool cpu =
-            o.contention && std::any_of(m.levels.begin(), m.levels.end(), [](const Level& l) {
-                return l.overhead == OverheadModel::cpu;
-            });
+        const bool cpu = !Plain && cpu_overheads(m, o);
         // A million ranks' processors cost memory that an Allgather on offload never touches.
         if (cpu || std::any_of(s.kind.begin(), s.kind.end(),
                                [](TaskKind k) { return k != TaskKind::transfer; }))
@@ -495,14 +500,10 @@ class Engine {
     RunRecord record_;
 };
 
-// Does the replay fit Engine<true>: no trace, FIFO lanes, offload overheads everywhere (without
-// contention every level is priced offload: the cpu model's shared processor is contention)?
+// Does the replay fit Engine<true>: no trace, FIFO lanes, offload overheads everywhere?
 bool plain(const Machine& m, const SimOptions& o) {
-    if (o.record_trace) return false;
-    if (!o.contention) return true;
-    return m.sharing != Sharing::fair &&
-           std::none_of(m.levels.begin(), m.levels.end(),
-                        [](const Level& l) { return l.overhead == OverheadModel::cpu; });
+    const bool fair = o.contention && m.sharing == Sharing::fair;
+    return !o.record_trace && !fair && !cpu_overheads(m, o);
 }
 
 SimResult replay(const Schedule& s, const Schedule::Successors& successors, const Machine& m,

@@ -126,7 +126,7 @@ inline std::optional<SlotRef> SlotPool::claim(std::size_t owner, SimTime now, Si
 
 inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
     Queue& q = queues_[owner];
-    if (q.head < q.runs.size()) {
+    if (!q.runs.empty()) {  // pop empties runs once all are served
         Run& last = q.runs.back();
         if (last.since == request.since && std::uint64_t{last.first} + last.count == request.task) {
             ++last.count;

@@ -55,6 +55,8 @@ struct CollectiveShape {
     std::uint32_t pieces = 0;  // blocks (allgather, == ranks) or segments (allreduce)
 
     [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
+    // The bytes of a message carrying these pieces (the sum of their piece_bytes).
+    [[nodiscard]] std::uint64_t pieces_bytes(std::span<const std::uint32_t> list) const;
     [[nodiscard]] std::uint64_t total_buffer_bytes() const;  // PICCL's buffer_size
 };
 
