@@ -59,6 +59,10 @@ void ScheduleBuilder::append_sent(TaskId id, std::span<const TaskId> sent) {
     Csr<TaskId>& rows = schedule_.sent_deps;
     if (!sent_started_) {
         if (std::none_of(sent.begin(), sent.end(), [](TaskId d) { return d != no_dep; })) return;
+        // The reservation of reserve() covers both lists: untouched capacity costs no memory,
+        // while growing a list of millions of rows by doubling copies it and faults its pages.
+        rows.offsets.reserve(schedule_.kind.capacity() + 1);
+        rows.items.reserve(schedule_.deps.items.capacity());
         rows.offsets.assign(std::size_t{id} + 1, 0);
         sent_started_ = true;
     }

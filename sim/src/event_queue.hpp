@@ -123,7 +123,14 @@ class EventQueue {
             std::vector<Item> spill;
             spill.swap(buckets_[i]);
             for (const Item& item : spill) append(item);
-            keep_spare(std::move(spill));  // its capacity serves the next bucket that fills
+            // A small buffer stays with its bucket (most replays are small, and reallocating
+            // costs more than the memory); a large one serves the next bucket that fills.
+            if (spill.capacity() <= small_bucket) {
+                spill.clear();
+                buckets_[i].swap(spill);
+            } else {
+                keep_spare(std::move(spill));
+            }
         }
         now_ = static_cast<SimTime>(last_);
         batch_.clear();
@@ -198,6 +205,7 @@ class EventQueue {
         }
     }
 
+    static constexpr std::size_t small_bucket = 4096;  // items: 64 KiB
     std::vector<std::uint64_t> scratch_;
     std::array<std::vector<Item>, 65> buckets_;
     std::vector<std::vector<Item>> spare_;  // emptied buckets' buffers
