@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -22,6 +21,7 @@
 #include "piccolo/profiler/run_info.hpp"
 
 #include "communicator.hpp"
+#include "hierarchy.hpp"
 #include "node_probes.hpp"
 
 namespace piccolo::profiler {
@@ -43,131 +43,6 @@ struct Options {
     int train_length = 0;
     std::string command_line;
 };
-
-struct Hierarchy {
-    std::vector<int> node_of;   // per world rank
-    std::vector<int> group_of;  // per world rank; empty without --group-of
-    std::vector<std::string> host_of;
-    int nodes = 0;
-    int groups = 0;
-};
-
-struct LevelPlan {
-    std::string name;
-    int fanout = 0;
-    std::optional<std::pair<int, int>> pair;  // (client, partner) world ranks
-};
-
-std::vector<int> allgather(MPI_Comm comm, int mine, int size) {
-    std::vector<int> all(static_cast<std::size_t>(size));
-    MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm);
-    return all;
-}
-
-std::vector<std::string> allgather(MPI_Comm comm, const std::string& mine, int size) {
-    constexpr std::size_t width = MPI_MAX_PROCESSOR_NAME + 1;
-    std::vector<char> buffer(width, '\0');
-    std::copy_n(mine.begin(), std::min(mine.size(), width - 1), buffer.begin());
-    std::vector<char> all(width * static_cast<std::size_t>(size));
-    MPI_Allgather(buffer.data(), static_cast<int>(width), MPI_CHAR, all.data(),
-                  static_cast<int>(width), MPI_CHAR, comm);
-    std::vector<std::string> result;
-    for (int r = 0; r < size; ++r)
-        result.emplace_back(all.data() + width * static_cast<std::size_t>(r));
-    return result;
-}
-
-// Dense ids 0, 1, ... in order of first appearance.
-template <typename Key>
-std::vector<int> dense_ids(const std::vector<Key>& keys, int& count) {
-    std::map<Key, int> ids;
-    std::vector<int> result;
-    for (const Key& k : keys) {
-        const auto [it, inserted] = ids.emplace(k, static_cast<int>(ids.size()));
-        result.push_back(it->second);
-    }
-    count = static_cast<int>(ids.size());
-    return result;
-}
-
-Hierarchy discover(const Options& options, MPI_Comm world, int rank, int size) {
-    Hierarchy h;
-    int node_key = 0;
-    if (options.node_size > 0) {
-        node_key = rank / options.node_size;
-    } else {
-        MPI_Comm shared = MPI_COMM_NULL;
-        MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
-        MPI_Allreduce(&rank, &node_key, 1, MPI_INT, MPI_MIN, shared);  // the node's lowest rank
-        MPI_Comm_free(&shared);
-    }
-    h.node_of = dense_ids(allgather(world, node_key, size), h.nodes);
-
-    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-    int length = 0;
-    MPI_Get_processor_name(name, &length);
-    h.host_of = allgather(world, std::string(name, static_cast<std::size_t>(length)), size);
-
-    if (!options.group_of.empty()) {
-        const std::regex pattern(options.group_of);
-        std::vector<std::string> keys;
-        for (int r = 0; r < size; ++r) {
-            std::smatch match;
-            const std::string& host = h.host_of[static_cast<std::size_t>(r)];
-            if (!std::regex_search(host, match, pattern)) {
-                throw InputError(fmt::format(
-                    "--group-of '{}': host name '{}' (rank {}) does not match (the expression "
-                    "must match every host; its first capture group, or the whole match, names "
-                    "the group)",
-                    options.group_of, host, r));
-            }
-            keys.push_back(match.size() > 1 && match[1].matched ? match[1].str() : match[0].str());
-        }
-        h.group_of = dense_ids(keys, h.groups);
-    }
-    return h;
-}
-
-std::vector<LevelPlan> plan_levels(const Hierarchy& h, int devices_per_node) {
-    const int size = static_cast<int>(h.node_of.size());
-    auto first_pair = [&](auto&& wanted) -> std::optional<std::pair<int, int>> {
-        for (int a = 0; a < size; ++a) {
-            for (int b = a + 1; b < size; ++b) {
-                if (wanted(a, b)) return std::pair{a, b};
-            }
-        }
-        return std::nullopt;
-    };
-    auto node = [&](int r) { return h.node_of[static_cast<std::size_t>(r)]; };
-    auto group = [&](int r) { return h.group_of[static_cast<std::size_t>(r)]; };
-    const bool grouped = !h.group_of.empty();
-
-    std::vector<LevelPlan> levels;
-    levels.push_back(
-        {"node", devices_per_node, first_pair([&](int a, int b) { return node(a) == node(b); })});
-    if (grouped) {
-        std::vector<std::vector<int>> nodes_in_group(static_cast<std::size_t>(h.groups));
-        for (int r = 0; r < size; ++r) {
-            auto& list = nodes_in_group[static_cast<std::size_t>(group(r))];
-            if (std::find(list.begin(), list.end(), node(r)) == list.end()) list.push_back(node(r));
-        }
-        int fanout = 1;
-        for (const auto& list : nodes_in_group)
-            fanout = std::max(fanout, static_cast<int>(list.size()));
-        levels.push_back({"group", fanout, first_pair([&](int a, int b) {
-                              return group(a) == group(b) && node(a) != node(b);
-                          })});
-    }
-    LevelPlan system{"system", 0, first_pair([&](int a, int b) {
-                         return grouped ? group(a) != group(b) : node(a) != node(b);
-                     })};
-    // Measured across units: any number of them may be simulated (fanout 0). Not measured
-    // (one node, or one group): its table is a copy of an inner level's, so the profile only
-    // admits as many units as were there, rather than pricing unmeasured links silently.
-    if (!system.pair) system.fanout = grouped ? h.groups : h.nodes;
-    levels.push_back(system);
-    return levels;
-}
 
 // Waits for every rank without spinning, so that idle ranks do not steal the CPU from the
 // pair being measured.
@@ -283,6 +158,96 @@ void write_outputs(const Options& options, const DriverHooks& hooks,
                    const std::vector<LevelPlan>& levels, int size, int devices_per_node,
                    RawData& raw, const ProgressLog& root_log);
 
+// --devices-per-node, or the transport's count (at least the ranks found on one node).
+int devices_per_node_for(const Options& options, const DriverHooks& hooks, const Hierarchy& h) {
+    const int found = ranks_per_node(h);
+    if (options.devices_per_node == 0)
+        return std::max(found, hooks.devices_per_node ? hooks.devices_per_node() : 1);
+    if (options.devices_per_node < found)
+        throw InputError(
+            fmt::format("--devices-per-node {} is below the {} ranks found on one node",
+                        options.devices_per_node, found));
+    return options.devices_per_node;
+}
+
+RankContext rank_context(MPI_Comm world, int rank, int size, const Hierarchy& h) {
+    RankContext context;
+    context.world = world;
+    context.rank = rank;
+    context.size = size;
+    context.node = h.node_of[static_cast<std::size_t>(rank)];
+    for (int r = 0; r < rank; ++r)
+        context.local_rank += h.node_of[static_cast<std::size_t>(r)] == context.node ? 1 : 0;
+    return context;
+}
+
+// What one measurement step needs besides its own arguments.
+struct Run {
+    MPI_Comm world;
+    int rank = 0;
+    int size = 0;
+    Transport& transport;
+    const MeasureSettings& settings;
+    const ProgressLog& log;       // every rank's
+    const ProgressLog& root_log;  // rank 0's (empty elsewhere)
+};
+
+// PRTT (and, with the first pair, the device radix) between the rank pair of each level.
+void measure_levels(const Run& run, const Hierarchy& h, const std::vector<LevelPlan>& levels,
+                    RawData& raw) {
+    bool device_radix_done = false;
+    for (const LevelPlan& level : levels) {
+        if (!level.pair) {
+            if (run.root_log)
+                run.root_log(fmt::format(
+                    "level {}: no rank pair has it as lowest common level; not measured",
+                    level.name));
+            continue;
+        }
+        const auto [client, partner] = *level.pair;
+        if (run.root_log) {
+            run.root_log(fmt::format("level {}: ranks {} ({}) and {} ({})", level.name, client,
+                                     h.host_of[static_cast<std::size_t>(client)], partner,
+                                     h.host_of[static_cast<std::size_t>(partner)]));
+        }
+        std::vector<RawSample> mine;
+        if (run.rank == client) {
+            measure_loggp(run.transport, partner, run.settings, level.name, mine, run.log);
+            if (!device_radix_done)
+                measure_radix(run.transport, partner, run.settings, "device", mine, run.log);
+            finish_serving(run.transport, partner);
+        } else if (run.rank == partner) {
+            serve(run.transport, client);
+        }
+        idle_barrier(run.world);
+        ship_samples(run.world, run.rank, client, mine, raw.samples);
+        device_radix_done = true;
+    }
+}
+
+// node_radix needs two nodes: probe between the nodes of the first inter-node pair.
+void measure_node_radix(const Run& run, const Hierarchy& h, const std::vector<LevelPlan>& levels,
+                        RawData& raw) {
+    for (const LevelPlan& level : levels) {
+        if (level.name == "node" || !level.pair) continue;
+        const int node_a = h.node_of[static_cast<std::size_t>(level.pair->first)];
+        const int node_b = h.node_of[static_cast<std::size_t>(level.pair->second)];
+        int first_sender = run.size;
+        for (int r = 0; r < run.size; ++r) {
+            if (h.node_of[static_cast<std::size_t>(r)] == node_a)
+                first_sender = std::min(first_sender, r);
+        }
+        if (run.root_log)
+            run.root_log(fmt::format("node radix: from node {} to node {}", node_a, node_b));
+        std::vector<RawSample> mine;
+        probe_node_radix(run.world, run.rank, h.node_of, node_a, node_b, run.transport,
+                         run.settings, mine, run.log);
+        idle_barrier(run.world);
+        ship_samples(run.world, run.rank, first_sender, mine, raw.samples);
+        return;
+    }
+}
+
 int measure(const Options& options, const DriverHooks& hooks, int rank, int size) {
     const Communicator world(MPI_COMM_WORLD);
     const Communicator transport_world(MPI_COMM_WORLD);
@@ -292,95 +257,32 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
             "(e.g. mpirun -n 2)",
             size));
     }
-    const Hierarchy h = discover(options, world.get(), rank, size);
-    int ranks_per_node = 0;
-    for (int n = 0; n < h.nodes; ++n) {
-        ranks_per_node = std::max<int>(
-            ranks_per_node, static_cast<int>(std::count(h.node_of.begin(), h.node_of.end(), n)));
-    }
-    int devices_per_node = options.devices_per_node;
-    if (devices_per_node == 0) {
-        devices_per_node =
-            std::max(ranks_per_node, hooks.devices_per_node ? hooks.devices_per_node() : 1);
-    } else if (devices_per_node < ranks_per_node) {
-        throw InputError(
-            fmt::format("--devices-per-node {} is below the {} ranks found on one node",
-                        devices_per_node, ranks_per_node));
-    }
+    const Hierarchy h = discover(world.get(), rank, size, options.node_size, options.group_of);
+    const int devices_per_node = devices_per_node_for(options, hooks, h);
     const std::vector<LevelPlan> levels = plan_levels(h, devices_per_node);
     const MeasureSettings settings = settings_for(options);
 
-    RankContext context;
-    context.world = transport_world.get();
-    context.rank = rank;
-    context.size = size;
-    context.node = h.node_of[static_cast<std::size_t>(rank)];
-    for (int r = 0; r < rank; ++r)
-        context.local_rank += h.node_of[static_cast<std::size_t>(r)] == context.node ? 1 : 0;
     const int max_in_flight =
         *std::max_element(settings.radix_concurrency.begin(), settings.radix_concurrency.end());
     const std::size_t capacity = std::max(
         settings.max_bytes, settings.radix_bytes * static_cast<std::size_t>(max_in_flight));
-    const std::unique_ptr<Transport> transport = hooks.make_transport(context, capacity);
+    const std::unique_ptr<Transport> transport =
+        hooks.make_transport(rank_context(transport_world.get(), rank, size, h), capacity);
 
     const ProgressLog log = [&](std::string_view line) {
         if (!options.quiet)
             std::cerr << fmt::format("[{} rank {}] {}\n", hooks.tool, rank, line) << std::flush;
     };
     const ProgressLog root_log = rank == 0 ? log : ProgressLog{};
-
-    RawData raw;
     if (root_log) {
         root_log(fmt::format("{} ranks on {} node(s){}; {} mode", size, h.nodes,
                              h.group_of.empty() ? "" : fmt::format(" in {} group(s)", h.groups),
                              options.quick ? "quick" : "full"));
     }
-    bool device_radix_done = false;
-    for (const LevelPlan& level : levels) {
-        if (!level.pair) {
-            if (root_log)
-                root_log(fmt::format(
-                    "level {}: no rank pair has it as lowest common level; not measured",
-                    level.name));
-            continue;
-        }
-        const auto [client, partner] = *level.pair;
-        if (root_log) {
-            root_log(fmt::format("level {}: ranks {} ({}) and {} ({})", level.name, client,
-                                 h.host_of[static_cast<std::size_t>(client)], partner,
-                                 h.host_of[static_cast<std::size_t>(partner)]));
-        }
-        std::vector<RawSample> mine;
-        if (rank == client) {
-            measure_loggp(*transport, partner, settings, level.name, mine, log);
-            if (!device_radix_done)
-                measure_radix(*transport, partner, settings, "device", mine, log);
-            finish_serving(*transport, partner);
-        } else if (rank == partner) {
-            serve(*transport, client);
-        }
-        idle_barrier(world.get());
-        ship_samples(world.get(), rank, client, mine, raw.samples);
-        device_radix_done = true;
-    }
-    // node_radix needs two nodes: probe between the nodes of the first inter-node pair.
-    for (const LevelPlan& level : levels) {
-        if (level.name == "node" || !level.pair) continue;
-        const int node_a = h.node_of[static_cast<std::size_t>(level.pair->first)];
-        const int node_b = h.node_of[static_cast<std::size_t>(level.pair->second)];
-        int first_sender = size;
-        for (int r = 0; r < size; ++r) {
-            if (h.node_of[static_cast<std::size_t>(r)] == node_a)
-                first_sender = std::min(first_sender, r);
-        }
-        if (root_log) root_log(fmt::format("node radix: from node {} to node {}", node_a, node_b));
-        std::vector<RawSample> mine;
-        probe_node_radix(world.get(), rank, h.node_of, node_a, node_b, *transport, settings, mine,
-                         log);
-        idle_barrier(world.get());
-        ship_samples(world.get(), rank, first_sender, mine, raw.samples);
-        break;
-    }
+    const Run run{world.get(), rank, size, *transport, settings, log, root_log};
+    RawData raw;
+    measure_levels(run, h, levels, raw);
+    measure_node_radix(run, h, levels, raw);
     if (root_log) root_log("node concurrency: rank pairs of the first node at once");
     probe_node_concurrency(world.get(), rank, h.node_of, *transport, settings, raw.samples, log);
     idle_barrier(world.get());

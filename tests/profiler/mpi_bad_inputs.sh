@@ -41,4 +41,6 @@ expect "The following argument was not expected: --bogus" \
     mpirun --allow-run-as-root --oversubscribe -n 2 "$profiler" --bogus
 expect "--group-of 'nomatch\\d': host name" \
     mpirun --allow-run-as-root --oversubscribe -n 2 "$profiler" --quick --group-of 'nomatch\d' -o none.yaml
+expect "--devices-per-node 1 is below the 2 ranks found on one node" \
+    mpirun --allow-run-as-root --oversubscribe -n 2 "$profiler" --quick --devices-per-node 1 -o none.yaml
 exit $failed
