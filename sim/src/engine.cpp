@@ -153,6 +153,13 @@ class Engine {
         SlotPool& p = pools_[P];
         const auto o = static_cast<std::size_t>(owner);
         SimTime start = now;
+        // Plain replays learn a receive slot's release when they grant it, and make receive
+        // requests in time order (LAND): the queue's order is then the slots' order, known now.
+        if constexpr (Plain && P == receive_slots) {
+            SlotRef slot = p.claim_earliest(o, now, start);
+            if (start > now) record_pool_wait(P, start - now);
+            return granted<P>(owner, t, start, now, slot);
+        }
         if (auto slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
         p.enqueue(o, {t, now});
         schedule_wake(P, owner, now);

@@ -9,7 +9,7 @@
 namespace piccolo::detail {
 
 RunRecord::RunRecord(const Machine& m, std::size_t ranks, std::size_t tasks, bool trace)
-    : rank_finish_(ranks, 0), wire_time_(m.levels.size(), 0) {
+    : rank_finish_(ranks, 0), wire_time_(m.levels.size()) {
     for (const Level& level : m.levels) result_.levels.push_back({level.name});
     result_.queueing = {{"device send slots"}, {"device receive slots"}};
     for (std::size_t level = 0; level + 1 < m.levels.size(); ++level) {
@@ -18,12 +18,13 @@ RunRecord::RunRecord(const Machine& m, std::size_t ranks, std::size_t tasks, boo
     }
     for (const char* point : {"processor", "send port", "receive port", "fair sharing"})
         result_.queueing.push_back({point});
+    total_delay_.resize(result_.queueing.size());
     if (trace) trace_.resize(tasks);
 }
 
 void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimTime end) {
     ++result_.computes;
-    compute_time_ += end - start;
+    compute_time_.add(end - start);
     SimTime& finish = rank_finish_[static_cast<std::size_t>(rank)];
     finish = std::max(finish, end);
     makespan_ = std::max(makespan_, end);
@@ -34,7 +35,7 @@ void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimT
 void RunRecord::add_wait(std::size_t point, SimTime delay) {
     QueueingStats& q = result_.queueing[point];
     ++q.delayed;
-    q.total_delay += to_seconds(delay);
+    total_delay_[point].add(delay);
     q.max_delay = std::max(q.max_delay, to_seconds(delay));
 }
 
@@ -46,10 +47,12 @@ SimResult RunRecord::finish(const Schedule& s) && {
                         "dependency cycle (run piccolo verify)",
                         s.size() - completed, s.size()));
     result_.makespan = to_seconds(makespan_);
-    result_.compute_time = to_seconds(compute_time_);
+    result_.compute_time = compute_time_.seconds();
     for (SimTime f : rank_finish_) result_.rank_finish.push_back(to_seconds(f));
     for (std::size_t level = 0; level < wire_time_.size(); ++level)
-        result_.levels[level].wire_time = to_seconds(wire_time_[level]);
+        result_.levels[level].wire_time = wire_time_[level].seconds();
+    for (std::size_t point = 0; point < total_delay_.size(); ++point)
+        result_.queueing[point].total_delay = total_delay_[point].seconds();
     if (tracing())
         for (TaskId t = 0; t < s.size(); ++t)
             if (s.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);

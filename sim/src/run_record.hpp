@@ -51,8 +51,10 @@ class RunRecord {
     void add_wait(std::size_t point, SimTime delay);
 
     SimResult result_;
-    std::vector<SimTime> rank_finish_, wire_time_;
-    SimTime makespan_ = 0, compute_time_ = 0;
+    std::vector<SimTime> rank_finish_;
+    std::vector<TimeSum> wire_time_, total_delay_;  // per level, per waiting point
+    SimTime makespan_ = 0;
+    TimeSum compute_time_;
     std::vector<TransferTrace> trace_;
 };
 
@@ -62,7 +64,7 @@ inline void RunRecord::delivered(TaskId t, std::size_t level, std::uint64_t byte
     LevelStats& stats = result_.levels[level];
     ++stats.transfers;
     stats.bytes += bytes;
-    wire_time_[level] += wire;
+    wire_time_[level].add(wire);
     ++result_.transfers;
     SimTime& finish = rank_finish_[static_cast<std::size_t>(to)];
     finish = std::max(finish, time);

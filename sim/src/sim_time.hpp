@@ -42,4 +42,28 @@ inline double to_seconds(SimTime time) {
     return static_cast<double>(static_cast<long double>(time) / femtoseconds_per_second);
 }
 
+// A sum of many times (a statistic over millions of transfers may pass 2^63 fs): whole seconds
+// and the femtoseconds left over, both integers, so the total is exact and does not depend on
+// the order of the additions. Times added are >= 0.
+class TimeSum {
+  public:
+    void add(SimTime time) {
+        seconds_ += time / per_second;
+        rest_ += time % per_second;
+        if (rest_ >= per_second) {
+            rest_ -= per_second;
+            ++seconds_;
+        }
+    }
+    [[nodiscard]] double seconds() const {
+        return static_cast<double>(static_cast<long double>(seconds_) +
+                                   static_cast<long double>(rest_) / femtoseconds_per_second);
+    }
+
+  private:
+    static constexpr SimTime per_second = 1'000'000'000'000'000;
+    std::int64_t seconds_ = 0;
+    SimTime rest_ = 0;
+};
+
 }  // namespace piccolo::detail

@@ -18,6 +18,7 @@
 // for eight slots), and the owner's queue state in one record. Only the elastic pool needs to
 // know when a slot's data is done (to tell a slot in its gap from a busy one).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -61,6 +62,11 @@ class SlotPool {
     // head of the owner's queue being served (it may take a slot although the queue is not empty).
     std::optional<SlotRef> claim(std::size_t owner, SimTime now, SimTime& start,
                                  bool queued = false);
+
+    // Limited pools whose every holder says at once when its slot frees (no `never`), and whose
+    // requests come in time order: first come, first served is then the slot that frees first,
+    // taken at once. `start`: max(now, its free time).
+    SlotRef claim_earliest(std::size_t owner, SimTime now, SimTime& start);
 
     // The owner's FIFO queue of requests (task ids) waiting for a slot.
     void enqueue(std::size_t owner, Waiting request);
@@ -122,6 +128,15 @@ inline std::optional<SlotRef> SlotPool::claim(std::size_t owner, SimTime now, Si
             return SlotRef(free, unread_data_end_);
         }
     return std::nullopt;
+}
+
+inline SlotRef SlotPool::claim_earliest(std::size_t owner, SimTime now, SimTime& start) {
+    const std::span<SimTime> slots = frees(owner);
+    SimTime* earliest = slots.data();
+    for (SimTime& free : slots)
+        if (free < *earliest) earliest = &free;
+    start = std::max(now, *earliest);
+    return SlotRef(*earliest, unread_data_end_);
 }
 
 inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
