@@ -157,7 +157,7 @@ class Engine {
         // requests in time order (LAND): the queue's order is then the slots' order, known now.
         if constexpr (Plain && P == receive_slots) {
             SlotRef slot = p.claim_earliest(o, now, start);
-            if (start > now) record_pool_wait(P, start - now);
+            record_pool_wait(P, start - now);  // recorded only when > 0
             return granted<P>(owner, t, start, now, slot);
         }
         if (auto slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
