@@ -31,6 +31,7 @@
 #include "piccolo/engine.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/lower_bound.hpp"
 #include "piccolo/task_count.hpp"
 #include "select_fingerprint.hpp"
 #include "select_memory.hpp"
@@ -61,8 +62,11 @@ struct Unit {
     // then built too only for the sizes the quotient does not cover, when `full_too`.
     detail::SymmetryChoice symmetry;
     bool full_too = false;
-    detail::TimingHash hash;  // set by its job
-    std::string error;        // generate() refused it: no times
+    // Simulated after every other unit, only where its lower bound allows (bound_min_tasks).
+    bool bounded = false;
+    std::uint64_t bounded_runs = 0, bounded_work = 0;  // simulations the bound left out
+    detail::TimingHash hash;                           // set by its job
+    std::string error;                                 // generate() refused it: no times
     double generate_seconds = 0, simulate_seconds = 0;
 };
 
@@ -73,16 +77,11 @@ bool resize_by_payload(Collective c) {
 class SweepRun {
   public:
     explicit SweepRun(const SelectRequest& request) : request_(request) {
-        sweep_.collectives = unique_collectives(request.collectives);
-        plan_algorithms();
-        sweep_.sizes = request.sizes.empty() ? default_select_sizes() : request.sizes;
-        check_sizes();
-        // Increasing and distinct: rule lists (MPICH "<=" thresholds) rely on the order.
-        std::sort(sweep_.sizes.begin(), sweep_.sizes.end());
-        sweep_.sizes.erase(std::unique(sweep_.sizes.begin(), sweep_.sizes.end()),
-                           sweep_.sizes.end());
+        sweep_.collectives = detail::unique_collectives(request.collectives);
+        sweep_.algorithms = detail::swept_algorithms(request.algorithms);
+        sweep_.sizes = detail::swept_sizes(request.sizes);
         plan_scales();
-        check_radices();
+        detail::check_radices(request.radices, sweep_);
     }
 
     SelectResult run() {
@@ -105,42 +104,7 @@ class SweepRun {
     }
 
   private:
-    // ---- validation -------------------------------------------------------------------------
-    static std::vector<Collective> unique_collectives(const std::vector<Collective>& requested) {
-        if (requested.empty())
-            throw InputError("--collective: empty list (use allgather, allreduce or both)");
-        std::vector<Collective> out;
-        for (Collective c : requested)
-            if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
-        return out;
-    }
-
-    void plan_algorithms() {
-        std::vector<std::string> names = request_.algorithms;
-        if (names.empty())
-            for (const AlgorithmInfo& info : algorithms()) names.emplace_back(info.name);
-        for (const std::string& name : names) {
-            const AlgorithmInfo& info = find_algorithm(name);  // throws on unknown names
-            const bool seen = std::any_of(sweep_.algorithms.begin(), sweep_.algorithms.end(),
-                                          [&](const SweptAlgorithm& a) { return a.info == &info; });
-            if (!seen) sweep_.algorithms.push_back({&info, true});
-        }
-        for (const char* name : baseline_algorithms) {
-            const AlgorithmInfo& info = find_algorithm(name);
-            const bool seen = std::any_of(sweep_.algorithms.begin(), sweep_.algorithms.end(),
-                                          [&](const SweptAlgorithm& a) { return a.info == &info; });
-            if (!seen) sweep_.algorithms.push_back({&info, false});
-        }
-    }
-
-    void check_sizes() const {
-        if (sweep_.sizes.empty())
-            throw InputError("--sizes: empty list (give at least one message size, e.g. 8,1KiB)");
-        for (std::uint64_t bytes : sweep_.sizes)
-            if (bytes == 0)
-                throw InputError("--sizes: message sizes must be at least 1 byte (got 0)");
-    }
-
+    // ---- scales -------------------------------------------------------------------------------
     void plan_scales() {
         const std::vector<Scale> requested =
             request_.scales.empty() ? default_select_scales(request_.machine) : request_.scales;
@@ -167,44 +131,6 @@ class SweepRun {
             if (std::find(sweep_.ranks.begin(), sweep_.ranks.end(), s.ranks()) ==
                 sweep_.ranks.end())
                 sweep_.ranks.push_back(s.ranks());
-    }
-
-    void check_radices() const {
-        if (request_.radices.empty()) return;
-        const int largest = *std::max_element(sweep_.ranks.begin(), sweep_.ranks.end());
-        for (int k : request_.radices) {
-            if (k < 2) throw InputError(fmt::format("-k: every k must be at least 2 (got {})", k));
-            if (k > largest)
-                throw InputError(
-                    fmt::format("-k: k = {} is larger than every p of the sweep "
-                                "(largest p = {}); use 2 <= k <= p",
-                                k, largest));
-        }
-        for (const SweptAlgorithm& a : sweep_.algorithms) {
-            if (!a.reported || !a.info->has_radix) continue;
-            bool any = false;
-            for (Rank p : sweep_.ranks) any = any || !radices_for(*a.info, p).empty();
-            if (!any)
-                throw InputError(fmt::format(
-                    "-k: no k in {{{}}} is valid for {} at any scale (p = {}; {} accepts k in "
-                    "{{{}}} "
-                    "for p = {}); add a valid k or drop {} from --algorithms",
-                    fmt::join(request_.radices, ", "), a.info->name, fmt::join(sweep_.ranks, ", "),
-                    a.info->name, fmt::join(a.info->valid_radices(sweep_.ranks.front()), ", "),
-                    sweep_.ranks.front(), a.info->name));
-        }
-    }
-
-    [[nodiscard]] std::vector<int> radices_for(const AlgorithmInfo& info, Rank p) const {
-        if (!info.has_radix) return {0};
-        std::vector<int> valid = info.valid_radices(p);
-        if (request_.radices.empty()) return valid;
-        std::vector<int> chosen;
-        for (int k : valid)
-            if (std::find(request_.radices.begin(), request_.radices.end(), k) !=
-                request_.radices.end())
-                chosen.push_back(k);
-        return chosen;
     }
 
     // ---- step 1: plan -------------------------------------------------------------------------
@@ -263,6 +189,11 @@ class SweepRun {
             work += covered ? replayed.tasks() : counts.tasks();
         }
         unit.full_too = uneven && indexable;
+        const std::string_view name = sweep_.algorithms[a].info->name;
+        unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
+                       representatives == 0 &&
+                       std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms),
+                                 name) == std::end(baseline_algorithms);
         if (uneven && !indexable) note_uneven(c, ranks);
         unit.estimate =
             detail::estimate_job_bytes(replayed, ranks) +
@@ -287,7 +218,8 @@ class SweepRun {
     void plan_set(std::size_t c, std::size_t p, std::size_t a,
                   std::unordered_map<std::string, std::size_t>& identities) {
         CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
-        const std::vector<int> ks = radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p]);
+        const std::vector<int> ks =
+            detail::radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p], request_.radices);
         if (ks.empty())
             set.unavailable =
                 request_.radices.empty()
@@ -360,34 +292,65 @@ class SweepRun {
     }
 
     // ---- step 2: jobs ---------------------------------------------------------------------------
+    // Every unit but the bounded ones, then those, against the thresholds the others' times set.
     void run_units(std::uint64_t budget, int threads) {
-        std::vector<std::size_t> order(units_.size());
-        std::iota(order.begin(), order.end(), 0);
+        std::uint64_t total = 0;
+        for (const Unit& u : units_) {
+            total += u.work;
+            stats_.simulations += u.runs;
+        }
+        stats_.simulated_tasks = total;
+        if (request_.progress) request_.progress->set_total(total);
+        sweep_.times.assign(units_.size() * sweep_.scales.size() * sweep_.sizes.size(), not_run);
+        sweep_.bounds.assign(sweep_.times.size(), not_run);
+        sweep_.rounds.assign(units_.size(), 0);
+        run_batch(false, budget, threads);
+        if (std::any_of(units_.begin(), units_.end(), [](const Unit& u) { return u.bounded; })) {
+            thresholds_ = detail::bound_thresholds(sweep_);
+            run_batch(true, budget, threads);
+        }
+        stats_.memory_budget = budget;
+        for (const Unit& u : units_) {
+            stats_.generate_seconds += u.generate_seconds;
+            stats_.simulate_seconds += u.simulate_seconds;
+            stats_.bounded += u.bounded_runs;
+            stats_.bounded_tasks += u.bounded_work;
+        }
+        stats_.simulations -= stats_.bounded;
+        stats_.simulated_tasks -= stats_.bounded_tasks;
+    }
+
+    void run_batch(bool bounded, std::uint64_t budget, int threads) {
+        std::vector<std::size_t> order;
+        for (std::size_t u = 0; u < units_.size(); ++u)
+            if (units_[u].bounded == bounded) order.push_back(u);
         auto work = [&](std::size_t u) { return units_[u].work; };
         // Largest first, so that the last job to finish is a small one (list scheduling).
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t x, std::size_t y) { return work(x) > work(y); });
         std::vector<std::uint64_t> estimates;
-        std::uint64_t total = 0;
-        for (std::size_t u : order) {
-            estimates.push_back(units_[u].estimate);
-            total += work(u);
-            stats_.simulations += units_[u].runs;
-        }
-        stats_.simulated_tasks = total;
-        if (request_.progress) request_.progress->set_total(total);
-        sweep_.times.assign(units_.size() * sweep_.scales.size() * sweep_.sizes.size(), not_run);
-        sweep_.rounds.assign(units_.size(), 0);
-
+        for (std::size_t u : order) estimates.push_back(units_[u].estimate);
         detail::BudgetedRunner runner(std::move(estimates), budget);
         runner.run(threads, [&](std::size_t i) { run_unit(order[i]); });
-        stats_.memory_budget = budget;
-        stats_.memory_peak_estimate = runner.peak_estimate();
-        stats_.memory_waits = runner.delayed();
-        for (const Unit& u : units_) {
-            stats_.generate_seconds += u.generate_seconds;
-            stats_.simulate_seconds += u.simulate_seconds;
-        }
+        stats_.memory_peak_estimate = std::max(stats_.memory_peak_estimate, runner.peak_estimate());
+        stats_.memory_waits += runner.delayed();
+    }
+
+    // A bounded unit's simulation at a point is left out when its lower bound there shows it
+    // cannot be the best or the runner-up; the bound is kept for the ranking.
+    bool left_out(Unit& unit, std::size_t u, const Schedule& schedule, std::size_t scale,
+                  std::size_t z) {
+        if (!unit.bounded) return false;
+        const double threshold = thresholds_[sweep_.point_index(unit.collective, scale, z)];
+        if (std::isinf(threshold)) return false;
+        const double bound = makespan_lower_bound(schedule, request_.machine, layouts_[scale],
+                                                  SimOptions{request_.contention, false}, threshold)
+                                 .seconds;
+        if (bound <= threshold) return false;
+        sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
+        ++unit.bounded_runs;
+        unit.bounded_work += schedule.size();
+        return true;
     }
 
     // One job: generate the unit's DAG, simulate it everywhere it runs, free it.
@@ -407,16 +370,19 @@ class SweepRun {
         unit.hash = detail::timing_hash(schedule, resize_by_payload(collective));
         sweep_.rounds[u] = detail::transfer_rounds(schedule);
         const auto generated = Clock::now();
-        const Schedule::Successors successors = schedule.successors();
+        std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
         const SimOptions options{request_.contention, false};
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
             if (sweep_.scales[scale].ranks() != schedule.shape.ranks) continue;
             for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
                 if (!runs_at(schedule.shape.pieces, collective, sweep_.sizes[z])) continue;
                 set_message_size(schedule, sweep_.sizes[z]);
-                sweep_.times[sweep_.time_index(u, scale, z)] =
-                    simulate(schedule, successors, request_.machine, layouts_[scale], options)
-                        .makespan;
+                if (!left_out(unit, u, schedule, scale, z)) {
+                    if (!successors) successors = schedule.successors();
+                    sweep_.times[sweep_.time_index(u, scale, z)] =
+                        simulate(schedule, *successors, request_.machine, layouts_[scale], options)
+                            .makespan;
+                }
                 if (request_.progress) request_.progress->add(schedule.size());
             }
         }
@@ -458,10 +424,29 @@ class SweepRun {
     }
 
     // ---- between steps 2 and 3: DAGs of different identities that are the same ----------------
+    // Equal wherever both ran; where a bound left one out, the other's time is not compared
+    // (a bounded unit can be a baseline's DAG under another name: k-ring with k = p is ring).
     [[nodiscard]] bool same_times(std::size_t a, std::size_t b) const {
         const std::size_t points = sweep_.scales.size() * sweep_.sizes.size();
-        return std::memcmp(&sweep_.times[a * points], &sweep_.times[b * points],
-                           points * sizeof(double)) == 0;
+        for (std::size_t i = 0; i < points; ++i) {
+            const double x = sweep_.times[a * points + i], y = sweep_.times[b * points + i];
+            const bool bounded = !std::isnan(sweep_.bounds[a * points + i]) ||
+                                 !std::isnan(sweep_.bounds[b * points + i]);
+            if (!bounded && std::memcmp(&x, &y, sizeof(double)) != 0) return false;
+        }
+        return true;
+    }
+
+    // Unit `to` is the same DAG as `from`: where a bound left `to` out and `from` ran, it takes
+    // the time (the candidates of both then read `to`'s).
+    void take_times(std::size_t from, std::size_t to) {
+        const std::size_t points = sweep_.scales.size() * sweep_.sizes.size();
+        for (std::size_t i = 0; i < points; ++i)
+            if (std::isnan(sweep_.times[to * points + i]) &&
+                !std::isnan(sweep_.times[from * points + i])) {
+                sweep_.times[to * points + i] = sweep_.times[from * points + i];
+                sweep_.bounds[to * points + i] = not_run;
+            }
     }
 
     // A unit whose DAG hashes, rounds and times equal an earlier unit's of the same collective
@@ -478,6 +463,7 @@ class SweepRun {
                     other.p_index == unit.p_index && other.hash == unit.hash &&
                     sweep_.rounds[v] == sweep_.rounds[u] && same_times(u, v)) {
                     same[u] = v;
+                    take_times(u, v);
                     break;
                 }
             }
@@ -505,6 +491,7 @@ class SweepRun {
     std::vector<std::string> engine_choices_;
     detail::Sweep sweep_;
     std::vector<Unit> units_;
+    std::vector<double> thresholds_;  // per point: see detail::bound_thresholds
     SweepStats stats_;
 };
 

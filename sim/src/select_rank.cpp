@@ -100,6 +100,17 @@ class Ranking {
         return chosen;
     }
 
+    // The fastest-bound candidate left out that could still be, or tie with, the simulated best
+    // of its algorithm (its bound within the tolerance of that time, or nothing simulated).
+    static const Entry* undecided(const std::vector<Entry>& bounded, const Entry* chosen) {
+        const Entry* open = nullptr;
+        for (const Entry& e : bounded)
+            if ((!chosen || e.time <= chosen->time * (1 + equal_time_tolerance)) &&
+                (!open || e.time < open->time))
+                open = &e;
+        return open;
+    }
+
     // `best`: the entry of the chosen k, when the algorithm could run.
     AlgorithmOutcome outcome(std::size_t a, Entry& best) const {
         const AlgorithmInfo& info = *sweep_.algorithms[a].info;
@@ -107,14 +118,27 @@ class Ranking {
         AlgorithmOutcome out;
         out.algorithm = std::string(info.name);
         out.has_radix = info.has_radix;
-        std::vector<Entry> entries;
+        std::vector<Entry> entries, bounded;  // bounded: left out, time = its lower bound
         for (const Candidate& cand : set.candidates) {
             const double t = time(cand);
-            if (std::isnan(t)) continue;
+            if (std::isnan(t)) {
+                const double b = sweep_.bound(cand.schedule, scale_, size_);
+                if (!std::isnan(b)) bounded.push_back({a, &cand, b});
+                continue;
+            }
             if (info.has_radix) out.candidates.emplace_back(cand.k, t);
             entries.push_back({a, &cand, t});
         }
         const Entry* chosen = choose(entries);
+        if (const Entry* open = undecided(bounded, chosen)) {
+            // A k left out might be this algorithm's best: its best is not known, only that it
+            // is neither the best nor the runner-up here.
+            out.skipped = fmt::format(
+                "not simulated: a lower bound ({:.6g} s{}) shows it is neither the best nor the "
+                "runner-up here",
+                open->time, info.has_radix ? fmt::format(" at k = {}", open->candidate->k) : "");
+            return out;
+        }
         if (!chosen) {
             out.skipped = set.unavailable;
             const auto p = static_cast<std::uint64_t>(sweep_.scales[scale_].ranks());

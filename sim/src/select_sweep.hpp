@@ -42,6 +42,8 @@ struct Sweep {
     std::vector<CandidateSet> sets;     // [collective][p][algorithm]
     std::vector<std::uint32_t> rounds;  // per distinct schedule: transfers on its longest chain
     std::vector<double> times;          // [schedule][scale][size], NaN = not run
+    // [schedule][scale][size]: where a lower bound left the simulation out, the bound; else NaN.
+    std::vector<double> bounds;
 
     [[nodiscard]] std::size_t set_index(std::size_t c, std::size_t p, std::size_t a) const {
         return (c * ranks.size() + p) * algorithms.size() + a;
@@ -53,7 +55,30 @@ struct Sweep {
     [[nodiscard]] double time(std::size_t schedule, std::size_t scale, std::size_t size) const {
         return times[time_index(schedule, scale, size)];
     }
+    [[nodiscard]] double bound(std::size_t schedule, std::size_t scale, std::size_t size) const {
+        return bounds[time_index(schedule, scale, size)];
+    }
+    [[nodiscard]] std::size_t point_index(std::size_t c, std::size_t scale,
+                                          std::size_t size) const {
+        return (c * scales.size() + scale) * sizes.size() + size;
+    }
 };
+
+// Per (collective, scale, size), in point_index order: a large candidate whose makespan lower
+// bound there is above the threshold cannot be the best or the runner-up (select_bounds.cpp).
+// From the times simulated so far.
+std::vector<double> bound_thresholds(const Sweep& sweep);
+
+// The axes of the sweep from the request (select_axes.cpp); each throws InputError naming the
+// option. Algorithms: the requested ones (empty: all) in order, then ring and rd unreported if
+// missing. Sizes: the default when none, increasing and distinct.
+std::vector<Collective> unique_collectives(const std::vector<Collective>& requested);
+std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& requested);
+std::vector<std::uint64_t> swept_sizes(const std::vector<std::uint64_t>& requested);
+// The candidate k of an algorithm at p: its valid k, those of `requested` if any; {0} without k.
+std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vector<int>& requested);
+// Every requested k in 2..largest p, and some valid for every reported algorithm with k.
+void check_radices(const std::vector<int>& requested, const Sweep& sweep);
 
 // Step 3: the best candidate per (collective, scale, size), serially. Times within a relative
 // 1e-9 of each other are equal; equal candidates go by a fixed preference (select.hpp).

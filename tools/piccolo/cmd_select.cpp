@@ -43,8 +43,9 @@ struct SelectOptions {
     int ppn = 0;
     int threads = 0;
     bool no_contention = false;
-    bool quiet = false;    // nothing on stdout, no notes, no progress bar
-    bool verbose = false;  // how the large candidates were replayed, and what the sweep cost
+    bool simulate_all = false;  // no candidate left out by its lower bound
+    bool quiet = false;         // nothing on stdout, no notes, no progress bar
+    bool verbose = false;       // how the large candidates were replayed, and what the sweep cost
     std::string format = "table";
     std::vector<std::string> emits;
     std::vector<std::string> outputs;
@@ -220,9 +221,10 @@ void print_sweep_details(const SelectResult& result) {
     const SweepStats& s = result.stats;
     fmt::print(stderr,
                "piccolo: sweep: {} candidates, {} distinct schedules, {} simulations of {} tasks "
-               "in all; generating {:.2f} s, simulating {:.2f} s (thread time)\n",
-               s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks,
-               s.generate_seconds, s.simulate_seconds);
+               "in all ({} more of {} tasks left out by lower bounds); generating {:.2f} s, "
+               "simulating {:.2f} s (thread time)\n",
+               s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks, s.bounded,
+               s.bounded_tasks, s.generate_seconds, s.simulate_seconds);
 }
 
 void run_select(const SelectOptions& o) {
@@ -250,6 +252,7 @@ void run_select(const SelectOptions& o) {
         throw InputError(fmt::format("--threads: must be >= 1 (got {})", o.threads));
     request.threads = o.threads_option->count() > 0 ? o.threads : 0;  // 0: every core
     request.contention = !o.no_contention;
+    if (o.simulate_all) request.bound_min_tasks = 0;
     if (!o.memory_budget.empty())
         request.memory_budget = parse_bytes(o.memory_budget, "--memory-budget");
 
@@ -348,6 +351,11 @@ void add_select_command(CLI::App& app) {
     cmd->add_flag("--no-contention", o->no_contention,
                   "no queueing: as many device slots as a rank sends at once (a reused slot keeps "
                   "its gap g), unlimited lanes and capacities, offloaded overheads");
+    cmd->add_flag(
+        "--simulate-all", o->simulate_all,
+        "simulate every candidate at every size, also the large ones whose makespan lower "
+        "bound shows they are neither the best nor the runner-up (slower; JSON then "
+        "lists every k's time)");
     add_format_option(*cmd, o->format, "stdout/-o format: table, csv, json or yaml");
     o->output_option = cmd->add_option(
         "-o,--output", o->outputs,

@@ -9,6 +9,7 @@
 #include "piccolo/engine.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/lower_bound.hpp"
 #include "piccolo/machine_io.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "piccolo/trace.hpp"
@@ -53,7 +54,7 @@ std::string seconds(double s) {
 }
 
 nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLayout& layout,
-                               const SimResult& r, bool contention) {
+                               const SimResult& r, const MakespanBound& bound, bool contention) {
     nlohmann::ordered_json j;
     j["machine"] = m.name;
     j["collective"] = to_string(s.shape.collective);
@@ -67,6 +68,8 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["style"] = style_label(s);
     j["contention"] = contention;
     j["makespan_s"] = r.makespan;
+    j["lower_bound_s"] = bound.seconds;
+    j["lower_bound_limit"] = bound.limit;
     j["transfers"] = r.transfers;
     j["computes"] = r.computes;
     j["compute_time_s"] = r.compute_time;
@@ -87,7 +90,7 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
 }
 
 void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
-                 bool contention) {
+                 const MakespanBound& bound, bool contention) {
     fmt::print(
         "{} {}{} on {}: p = {} on {}, {} = {} bytes, {} style, contention {}\n",
         to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
@@ -96,6 +99,7 @@ void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, 
         s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size",
         s.shape.bytes, style_label(s), contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
+    fmt::print("lower bound       {} ({})\n", seconds(bound.seconds), bound.limit);
     fmt::print("transfers         {}   computes {} ({} of compute)\n", r.transfers, r.computes,
                seconds(r.compute_time));
     double first = r.rank_finish.empty() ? 0 : r.rank_finish[0], last = first;
@@ -196,12 +200,14 @@ void run_sim(const SimCommand& c) {
     options.contention = !c.no_contention;
     options.record_trace = !c.trace_file.empty();
     const SimResult result = simulate(schedule, machine, layout, options);
+    const MakespanBound bound = makespan_lower_bound(schedule, machine, layout, options);
     if (!c.trace_file.empty())
         write_text_file(c.trace_file, chrome_trace_json(schedule, layout, result));
     if (c.json || c.format == "json")
-        fmt::print("{}\n", to_json(schedule, machine, layout, result, options.contention).dump(2));
+        fmt::print("{}\n",
+                   to_json(schedule, machine, layout, result, bound, options.contention).dump(2));
     else
-        print_table(schedule, machine, layout, result, options.contention);
+        print_table(schedule, machine, layout, result, bound, options.contention);
 }
 
 }  // namespace

@@ -62,6 +62,13 @@ struct SelectRequest {
     // where it holds (docs/symmetry.md): the same times from a replay of the representatives'
     // tasks alone. Smaller DAGs are cheap in full. 0: every candidate it applies to.
     std::uint64_t symmetry_min_tasks = std::uint64_t{1} << 20;
+    // Candidates of at least this many tasks that run in full (no symmetry) are simulated only
+    // where they may matter: after every smaller candidate, at the sizes where their makespan
+    // lower bound (lower_bound.hpp) does not show them slower than three candidates of other
+    // algorithms and schedules. Best and runner-up are the same as when every candidate runs;
+    // an algorithm whose best k is then not known is reported as not simulated, with the bound.
+    // 0: every candidate runs.
+    std::uint64_t bound_min_tasks = std::uint64_t{1} << 20;
 };
 
 // Half of the memory available now (MemAvailable of /proc/meminfo, or what the process's memory
@@ -132,10 +139,12 @@ struct PointSelection {
 
 // What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
 struct SweepStats {
-    std::uint64_t candidates = 0;            // (collective, p, algorithm, k) generated
-    std::uint64_t distinct_schedules = 0;    // after sharing identical DAGs
-    std::uint64_t simulations = 0;           // (schedule, scale, size) runs of the engine
-    std::uint64_t simulated_tasks = 0;       // tasks replayed over all simulations
+    std::uint64_t candidates = 0;          // (collective, p, algorithm, k) generated
+    std::uint64_t distinct_schedules = 0;  // after sharing identical DAGs
+    std::uint64_t simulations = 0;         // (schedule, scale, size) runs of the engine
+    std::uint64_t simulated_tasks = 0;     // tasks replayed over all simulations
+    std::uint64_t bounded = 0;  // simulations left out: a lower bound showed they cannot matter
+    std::uint64_t bounded_tasks = 0;         // the tasks they would have replayed
     double generate_seconds = 0;             // generating DAGs, summed over jobs (thread time)
     double simulate_seconds = 0;             // simulating them, summed over jobs (thread time)
     std::uint64_t memory_budget = 0;         // bytes the jobs could hold at once

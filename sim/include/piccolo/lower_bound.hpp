@@ -1,0 +1,28 @@
+#pragma once
+// A proven lower bound on the makespan simulate() predicts, for a fraction of a replay's cost:
+// one pass over the tasks, no events (docs/bounds.md states each part and why it holds). The
+// selector uses it to skip candidates that cannot be the best or the runner-up.
+
+#include <limits>
+#include <string>
+
+#include "piccolo/engine.hpp"
+#include "piccolo/machine.hpp"
+#include "piccolo/schedule.hpp"
+
+namespace piccolo {
+
+struct MakespanBound {
+    double seconds = 0;
+    // What sets it: "the dependency chain", "rank 3's send slots", "node 2's egress lanes", ...
+    std::string limit;
+};
+
+// simulate(schedule, machine, layout, options).makespan >= the result's seconds, for every
+// schedule and machine. Once a part of the bound passes `enough`, the rest is not computed (the
+// result is then still a bound, above `enough`).
+MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& machine,
+                                   const RankLayout& layout, const SimOptions& options,
+                                   double enough = std::numeric_limits<double>::infinity());
+
+}  // namespace piccolo

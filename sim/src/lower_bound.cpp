@@ -1,0 +1,214 @@
+// The makespan lower bound (docs/bounds.md). Two kinds of argument, each a bound on its own:
+//  - servers: a rank's send slots, receive slots or processor, a unit's egress or ingress lanes
+//    serve one message (or overhead, or compute) at a time each, for at least a known time per
+//    message; n servers busy for B in all are busy until at least B / n, and each busy period
+//    ends at most `overrun` after a completion the makespan counts;
+//  - the dependency chain: every task starts no earlier than its dependencies are done and takes
+//    at least its uncontended time (a transfer o_s + (m-1)G + L + o_r to delivery).
+// The engine's prices (pricing.hpp) and levels (network.hpp) are used as they are, so the bound
+// and the replay read the same numbers.
+#include "piccolo/lower_bound.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <vector>
+
+#include "network.hpp"
+#include "pricing.hpp"
+#include "sim_time.hpp"
+
+namespace piccolo {
+
+namespace {
+
+using namespace detail;
+
+// One kind of server, `servers` per owner (0: unlimited, no bound): the busy time of each
+// owner's servers in all, capped at max_time (a smaller sum is still a bound).
+struct ServerSet {
+    std::string owner_name;  // "rank", "node", "group", ...
+    std::string what;        // "send slots", "egress lanes", ...
+    int servers = 0;
+    std::vector<SimTime> busy;
+    SimTime overrun = 0;  // how far past a completion a busy period can end
+
+    ServerSet(std::string owner, std::string kind, int count, std::size_t owners)
+        : owner_name(std::move(owner)),
+          what(std::move(kind)),
+          servers(count),
+          busy(count > 0 ? owners : 0, 0) {}
+
+    void add(std::size_t owner, SimTime time, SimTime over = 0) {
+        if (servers == 0) return;
+        busy[owner] = std::min(max_time, busy[owner] + time);
+        overrun = std::max(overrun, over);
+    }
+
+    // The best bound these servers give, and which owner's it is.
+    void bound(SimTime& best, std::string& limit) const {
+        for (std::size_t owner = 0; owner < busy.size(); ++owner) {
+            const SimTime b = busy[owner] / servers - overrun;
+            if (b <= best) continue;
+            best = b;
+            limit = fmt::format("{} {}'s {}", owner_name, owner, what);
+        }
+    }
+};
+
+class BoundPass {
+  public:
+    BoundPass(const Schedule& s, const Machine& m, const RankLayout& layout, const SimOptions& o)
+        : s_(s),
+          pricing_(s, m, o.contention),
+          network_(m, layout, static_cast<std::size_t>(layout.ranks()), o.contention) {
+        const auto ranks = static_cast<std::size_t>(layout.ranks());
+        const int slots = o.contention && m.device_radix ? *m.device_radix : 0;
+        servers_.emplace_back("rank", "send slots", slots, ranks);
+        servers_.emplace_back("rank", "receive slots", slots, ranks);
+        servers_.emplace_back("rank", "processor", 1, ranks);
+        const bool lanes = o.contention && m.sharing == Sharing::fifo;
+        for (std::size_t l = 0; l + 1 < m.levels.size(); ++l) {
+            int units = 0;
+            for (int r = 0; r < layout.ranks(); ++r)
+                units = std::max(units, layout.unit_of(r, l) + 1);
+            const int radix = lanes && m.levels[l].radix ? *m.levels[l].radix : 0;
+            const auto count = static_cast<std::size_t>(units);
+            servers_.emplace_back(m.levels[l].name, "egress lanes", radix, count);
+            servers_.emplace_back(m.levels[l].name, "ingress lanes", radix, count);
+        }
+        unit_.resize(m.levels.size() - 1);
+        for (std::size_t l = 0; l < unit_.size(); ++l)
+            for (int r = 0; r < layout.ranks(); ++r) unit_[l].push_back(layout.unit_of(r, l));
+    }
+
+    MakespanBound run(double enough) {
+        for (TaskId t = 0; t < s_.size(); ++t) add_to_servers(t);
+        SimTime best = 0;
+        std::string limit = "nothing to do";
+        for (const ServerSet& set : servers_) set.bound(best, limit);
+        if (to_seconds(best) <= enough) {
+            const SimTime chain = dependency_chain();
+            if (chain > best) {
+                best = chain;
+                limit = "the dependency chain";
+            }
+        }
+        return {to_seconds(best), limit};
+    }
+
+  private:
+    enum Set : std::size_t { send_slots, receive_slots, processor, first_lanes };
+
+    [[nodiscard]] std::size_t level_of(TaskId t) const {
+        return network_.level_of(s_.src[t], s_.dst[t]);
+    }
+
+    // What each task holds at least, and where (the engine's holds, sim/README.md).
+    void add_to_servers(TaskId t) {
+        const auto src = static_cast<std::size_t>(s_.src[t]);
+        if (s_.kind[t] != TaskKind::transfer)
+            return servers_[processor].add(src,
+                                           pricing_.compute_cost(s_.kind[t], s_.size_class[t]));
+        const auto dst = static_cast<std::size_t>(s_.dst[t]);
+        const std::size_t level = level_of(t);
+        const Price& x = pricing_.at(level, s_.size_class[t]);
+        if (x.overhead == OverheadModel::cpu) {
+            servers_[processor].add(src, x.o_s);
+            servers_[processor].add(dst, x.o_r);
+        } else {
+            // A send slot: o_s, the injection, and the rest of the gap; it frees at most
+            // g - o_s - L - o_r after the delivery.
+            servers_[send_slots].add(src, std::max(x.o_s, x.g) + x.wire,
+                                     std::max<SimTime>(0, x.g - x.o_s - x.L - x.o_r));
+            servers_[receive_slots].add(dst, x.wire + x.o_r);  // frees at the delivery
+        }
+        for (std::size_t l = 0; l < level; ++l) {
+            // A lane is held max(g, W) from the injection start (egress) or the arrival
+            // (ingress), which precede the delivery by at least W + L + o_r and W + o_r.
+            servers_[first_lanes + 2 * l].add(static_cast<std::size_t>(unit_[l][src]), x.hold,
+                                              std::max<SimTime>(0, x.hold - x.wire - x.L - x.o_r));
+            servers_[first_lanes + 2 * l + 1].add(static_cast<std::size_t>(unit_[l][dst]), x.hold,
+                                                  std::max<SimTime>(0, x.hold - x.wire - x.o_r));
+        }
+    }
+
+    // When a task is done at the earliest (delivered, for a transfer), given when it is ready.
+    [[nodiscard]] SimTime done_after(TaskId t, SimTime ready) const {
+        if (s_.kind[t] != TaskKind::transfer)
+            return ready + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
+        const Price& x = pricing_.at(level_of(t), s_.size_class[t]);
+        return ready + x.o_s + x.wire + x.L + x.o_r;
+    }
+    // When transfer t is sent at the earliest, given when it is delivered at the earliest.
+    [[nodiscard]] SimTime sent_by(TaskId t, SimTime delivered) const {
+        const Price& x = pricing_.at(level_of(t), s_.size_class[t]);
+        return delivered - x.o_r - (x.rendezvous ? 0 : x.L);
+    }
+
+    // The latest earliest completion, over the tasks in an order where dependencies come first.
+    SimTime dependency_chain() {
+        done_.assign(s_.size(), 0);
+        SimTime longest = 0;
+        auto visit = [&](TaskId t) {
+            SimTime ready = 0;
+            for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
+            for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
+            done_[t] = std::min(max_time, done_after(t, ready));
+            longest = std::max(longest, done_[t]);
+        };
+        if (points_backward()) {
+            for (TaskId t : kahn_order()) visit(t);
+        } else {
+            for (TaskId t = 0; t < s_.size(); ++t) visit(t);  // every generated schedule
+        }
+        return longest;
+    }
+
+    [[nodiscard]] bool points_backward() const {
+        for (TaskId t = 0; t < s_.size(); ++t) {
+            for (TaskId d : s_.deps.row(t))
+                if (d >= t) return true;
+            for (TaskId d : s_.sent_deps_of(t))
+                if (d >= t) return true;
+        }
+        return false;
+    }
+
+    // Dependencies first; tasks on a cycle are left out (the engine refuses such a schedule).
+    [[nodiscard]] std::vector<TaskId> kahn_order() const {
+        const Schedule::Successors next = s_.successors();
+        std::vector<std::uint32_t> missing(s_.size());
+        std::vector<TaskId> order;
+        for (TaskId t = 0; t < s_.size(); ++t) {
+            missing[t] =
+                static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
+            if (missing[t] == 0) order.push_back(t);
+        }
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const TaskId t = order[i];
+            for (TaskId n : next.delivered.row(t))
+                if (--missing[n] == 0) order.push_back(n);
+            if (next.sent.rows() > 0)
+                for (TaskId n : next.sent.row(t))
+                    if (--missing[n] == 0) order.push_back(n);
+        }
+        return order;
+    }
+
+    const Schedule& s_;
+    Pricing pricing_;
+    Network network_;
+    std::vector<ServerSet> servers_;
+    std::vector<std::vector<int>> unit_;  // [level][rank]
+    std::vector<SimTime> done_;
+};
+
+}  // namespace
+
+MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& machine,
+                                   const RankLayout& layout, const SimOptions& options,
+                                   double enough) {
+    return BoundPass(schedule, machine, layout, options).run(enough);
+}
+
+}  // namespace piccolo

@@ -1,0 +1,154 @@
+// The makespan lower bound: hand-computed values of each part (dependency chain, send slots,
+// receive slots, lanes, processor), and never above the engine's makespan over the generator
+// grid on machines that exercise every model (slots, lanes, fair sharing with capacities, cpu
+// overheads with rendezvous, no contention).
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "hand_cases.hpp"
+#include "piccolo/generate.hpp"
+#include "piccolo/lower_bound.hpp"
+#include "piccolo/machine_io.hpp"
+
+using namespace piccolo;
+
+namespace {
+
+MakespanBound bound(const Schedule& s, const Machine& m, int nodes, int ppn,
+                    bool contention = true) {
+    SimOptions options;
+    options.contention = contention;
+    return makespan_lower_bound(s, m, RankLayout(m, nodes, ppn), options);
+}
+
+}  // namespace
+
+TEST_CASE("bound: a chain of three messages is its dependency chain, exactly the makespan") {
+    // Each 3-byte message: o_s 1 + (m-1)G 2 + L 1 + o_r 1 = 5 after its predecessor.
+    const Machine m = hand::machine(1, std::nullopt, std::nullopt);
+    const Schedule s = hand::schedule(4, {{0, 1, 3, "-1"}, {1, 2, 3, "0"}, {2, 3, 3, "1"}});
+    const MakespanBound b = bound(s, m, 4, 1);
+    CHECK(b.seconds == 15);
+    CHECK(b.limit == "the dependency chain");
+    CHECK(hand::run(s, m, 4, 1).makespan == 15);
+}
+
+TEST_CASE("bound: four sends from one slot add up their o_s + (m-1)G") {
+    // Device radix 1, g = 0: each send holds the slot 1 + 2 = 3; the last delivery is at 14.
+    const Machine m = hand::machine(1, 1, std::nullopt);
+    const Schedule s = hand::concurrent(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}}, 3);
+    const MakespanBound b = bound(s, m, 5, 1);
+    CHECK(b.seconds == 12);
+    CHECK(b.limit == "rank 0's send slots");
+    CHECK(hand::run(s, m, 5, 1).makespan == 14);
+}
+
+TEST_CASE("bound: a send slot's gap past the delivery is taken off") {
+    // g = 10 > o_s + L + o_r = 3: each send holds its slot max(o_s, g) + W = 12, and the last
+    // frees 10 - 1 - 1 - 1 = 7 after its delivery: (2 x 12) / 1 - 7 = 17.
+    const Machine m = hand::machine(1, 1, std::nullopt, LogGP{1, 1, 1, 10, 1});
+    const Schedule s = hand::concurrent(3, {{0, 1}, {0, 2}}, 3);
+    CHECK(bound(s, m, 3, 1).seconds == 17);
+    CHECK(hand::run(s, m, 3, 1).makespan == 17);  // the second send starts at 12
+}
+
+TEST_CASE("bound: an incast of three adds up (m-1)G + o_r at the receive slot") {
+    const Machine m = hand::machine(1, 1, 1);
+    const Schedule s = hand::concurrent(4, {{0, 3}, {1, 3}, {2, 3}}, 3);
+    const MakespanBound b = bound(s, m, 4, 1);
+    CHECK(b.seconds == 9);  // ingress lanes: 3 x max(g, W) = 6
+    CHECK(b.limit == "rank 3's receive slots");
+    CHECK(hand::run(s, m, 4, 1).makespan >= 9);
+}
+
+TEST_CASE("bound: a node's one NIC carries its ranks' messages one after another") {
+    // Four ranks of node 0 send off the node; no slot limit; each message holds the egress lane
+    // max(g, W) = 2.
+    const Machine m = hand::machine(4, std::nullopt, 1);
+    const Schedule s = hand::concurrent(8, {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, 3);
+    const MakespanBound b = bound(s, m, 2, 4);
+    CHECK(b.seconds == 8);
+    CHECK(b.limit == "node 0's egress lanes");
+    CHECK(hand::run(s, m, 2, 4).makespan == 11);
+    // Without contention only the chain is left: 5, exactly the makespan.
+    CHECK(bound(s, m, 2, 4, false).seconds == 5);
+    CHECK(hand::run(s, m, 2, 4, false).makespan == 5);
+}
+
+TEST_CASE("bound: cpu overheads add up on the rank's processor") {
+    // o_s = o_r = 4, 1-byte messages: rank 1 sends twice and receives once: 12 on its processor.
+    Machine m = hand::machine(1, std::nullopt, std::nullopt, LogGP{1, 4, 4, 0, 1});
+    for (Level& level : m.levels) level.overhead = OverheadModel::cpu;
+    validate_machine(m);
+    const Schedule s = hand::concurrent(4, {{1, 0}, {1, 2}, {3, 1}}, 1);
+    const MakespanBound b = bound(s, m, 4, 1);
+    CHECK(b.seconds == 12);
+    CHECK(b.limit == "rank 1's processor");
+    CHECK(hand::run(s, m, 4, 1).makespan >= 12);
+}
+
+namespace {
+
+// Machines that between them use every part of the engine the bound reads.
+std::vector<Machine> grid_machines() {
+    std::vector<Machine> machines{load_preset("delta"), load_preset("laptop-mpi"),
+                                  load_preset("dgx-h100")};
+    Machine fair = load_preset("delta");
+    fair.name = "delta-fair";
+    fair.sharing = Sharing::fair;
+    fair.levels[0].capacity = 50e9;
+    validate_machine(fair);
+    machines.push_back(fair);
+    Machine rendezvous = load_preset("laptop-mpi");
+    rendezvous.name = "laptop-rendezvous";
+    for (Level& level : rendezvous.levels) level.rendezvous = 4096;
+    validate_machine(rendezvous);
+    machines.push_back(rendezvous);
+    return machines;
+}
+
+}  // namespace
+
+TEST_CASE("bound: never above the makespan, every algorithm, k, style and collective") {
+    std::size_t cases = 0, tight = 0;
+    double worst = 0;  // the largest bound / makespan
+    std::string where;
+    for (const Machine& m : grid_machines())
+        for (const AlgorithmInfo& info : algorithms())
+            for (Rank p : {6, 8, 12}) {
+                // Several nodes of up to 4 ranks; a one-node machine (the laptop) holds p alone.
+                const bool one_node = m.levels.back().fanout == 1;
+                if (one_node && p > m.devices_per_node()) continue;
+                const int ppn = one_node ? p : std::min(m.devices_per_node(), 4);
+                const RankLayout layout(m, (p + ppn - 1) / ppn, ppn);
+                for (int k : info.has_radix ? info.valid_radices(p) : std::vector<int>{0})
+                    for (Collective c : {Collective::allgather, Collective::allreduce})
+                        for (Style style : all_styles)
+                            for (std::uint64_t bytes : {16ULL, 65536ULL, 1048576ULL})
+                                for (bool contention : {true, false}) {
+                                    GenerateRequest request{
+                                        c, std::string(info.name), k, p, bytes, false};
+                                    request.style = style;
+                                    const Schedule s = generate(request);
+                                    const SimOptions o{contention, false};
+                                    const double t = simulate(s, m, layout, o).makespan;
+                                    const double b = makespan_lower_bound(s, m, layout, o).seconds;
+                                    ++cases;
+                                    tight += b >= 0.5 * t ? 1 : 0;
+                                    if (b / t > worst) {
+                                        worst = b / t;
+                                        where = fmt::format("{} {} {} k={} p={} {} B {}", m.name,
+                                                            to_string(c), info.name, k, p, bytes,
+                                                            contention);
+                                    }
+                                }
+            }
+    INFO(where);
+    CHECK(worst <= 1.0);
+    // Useful too: at least half of the makespan in most cases.
+    MESSAGE(
+        fmt::format("{} cases, {} with a bound of at least half the makespan; largest bound / "
+                    "makespan {} ({})",
+                    cases, tight, worst, where));
+    CHECK(tight * 2 > cases);
+}
