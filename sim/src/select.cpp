@@ -189,11 +189,9 @@ class SweepRun {
             work += covered ? replayed.tasks() : counts.tasks();
         }
         unit.full_too = uneven && indexable;
-        const std::string_view name = sweep_.algorithms[a].info->name;
         unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
                        representatives == 0 &&
-                       std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms),
-                                 name) == std::end(baseline_algorithms);
+                       !detail::is_baseline(sweep_.algorithms[a].info->name);
         if (uneven && !indexable) note_uneven(c, ranks);
         unit.estimate =
             detail::estimate_job_bytes(replayed, ranks) +
@@ -306,7 +304,9 @@ class SweepRun {
         sweep_.rounds.assign(units_.size(), 0);
         run_batch(false, budget, threads);
         if (std::any_of(units_.begin(), units_.end(), [](const Unit& u) { return u.bounded; })) {
-            thresholds_ = detail::bound_thresholds(sweep_);
+            std::vector<detail::TimingHash> hashes;
+            for (const Unit& u : units_) hashes.push_back(u.hash);
+            thresholds_ = detail::bound_thresholds(sweep_, hashes);
             run_batch(true, budget, threads);
         }
         stats_.memory_budget = budget;

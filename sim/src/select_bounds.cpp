@@ -13,35 +13,57 @@ namespace {
 
 struct Timed {
     std::size_t algorithm = 0;
+    const Candidate* candidate = nullptr;
     double time = 0;
+    TimingHash hash;  // of its schedule
 };
 
-// Large candidates left out have a bound above the threshold, so none of them is the best or
-// ties with it: the winner is one of the candidates simulated here within the tolerance of the
-// fastest. The threshold is the fastest time of a candidate whose algorithm differs from each of
-// those and whose time differs too (so its schedule differs, even after identical DAGs merge):
-// whichever of them wins, that candidate may be its runner-up, so the runner-up takes at most
-// the threshold, and a candidate whose bound is above it (beyond the tolerance) is neither the
-// runner-up nor tied with it. Infinity when there is no such candidate.
-double runner_up_limit(const std::vector<Timed>& entries) {
+// Surely different schedules, even after identical DAGs merge (which needs equal hashes and
+// equal times everywhere).
+bool different_schedules(const Timed& a, const Timed& b) {
+    return !(a.hash == b.hash) || a.time != b.time;
+}
+
+// The fastest entry, or among entries equal to it, the preferred one: Ranking::choose.
+const Timed* choose(const Sweep& sweep, const std::vector<const Timed*>& entries) {
     double fastest = std::numeric_limits<double>::infinity();
-    for (const Timed& e : entries) fastest = std::min(fastest, e.time);
-    std::vector<Timed> winners;
-    for (const Timed& e : entries)
-        if (e.time <= fastest + equal_time_tolerance * fastest) winners.push_back(e);
-    double limit = std::numeric_limits<double>::infinity();
-    for (const Timed& e : entries) {
-        const bool other = std::none_of(winners.begin(), winners.end(), [&](const Timed& w) {
-            return w.algorithm == e.algorithm || w.time == e.time;
-        });
-        if (other) limit = std::min(limit, e.time);
+    for (const Timed* e : entries) fastest = std::min(fastest, e->time);
+    const Timed* chosen = nullptr;
+    for (const Timed* e : entries)
+        if (e->time <= fastest + equal_time_tolerance * fastest &&
+            (!chosen || preference_of(sweep, e->algorithm, *e->candidate) <
+                            preference_of(sweep, chosen->algorithm, *chosen->candidate)))
+            chosen = e;
+    return chosen;
+}
+
+// Large candidates left out have a bound above the threshold, so none of them is the best, ties
+// with it, or changes which k an algorithm in the running offers: the best is the one the
+// ranking picks from the candidates simulated here (each algorithm's preferred k, then the
+// preferred algorithm), known now. The threshold is the fastest time of a candidate of another
+// algorithm and schedule: the runner-up takes at most that, so a candidate whose bound is above
+// it (beyond the tolerance) is neither the runner-up nor tied with it. Infinity when there is
+// no such candidate.
+double runner_up_limit(const Sweep& sweep, const std::vector<Timed>& entries) {
+    std::vector<const Timed*> bests;
+    for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
+        std::vector<const Timed*> of_algorithm;
+        for (const Timed& e : entries)
+            if (e.algorithm == a) of_algorithm.push_back(&e);
+        if (const Timed* chosen = choose(sweep, of_algorithm)) bests.push_back(chosen);
     }
+    const Timed* best = choose(sweep, bests);
+    double limit = std::numeric_limits<double>::infinity();
+    if (!best) return limit;
+    for (const Timed& e : entries)
+        if (e.algorithm != best->algorithm && different_schedules(e, *best))
+            limit = std::min(limit, e.time);
     return limit;
 }
 
 }  // namespace
 
-std::vector<double> bound_thresholds(const Sweep& sweep) {
+std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingHash> hashes) {
     std::vector<double> thresholds;
     for (std::size_t c = 0; c < sweep.collectives.size(); ++c)
         for (std::size_t scale = 0; scale < sweep.scales.size(); ++scale) {
@@ -54,9 +76,10 @@ std::vector<double> bound_thresholds(const Sweep& sweep) {
                     if (!sweep.algorithms[a].reported) continue;
                     for (const Candidate& cand : sweep.sets[sweep.set_index(c, p, a)].candidates)
                         if (const double t = sweep.time(cand.schedule, scale, z); !std::isnan(t))
-                            entries.push_back({a, t});
+                            entries.push_back({a, &cand, t, hashes[cand.schedule]});
                 }
-                thresholds.push_back(runner_up_limit(entries) * (1 + 3 * equal_time_tolerance));
+                thresholds.push_back(runner_up_limit(sweep, entries) *
+                                     (1 + 3 * equal_time_tolerance));
             }
         }
     return thresholds;

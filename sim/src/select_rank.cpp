@@ -18,18 +18,6 @@ bool within_tolerance(double time, double fastest) {
     return time <= fastest + equal_time_tolerance * fastest;
 }
 
-bool is_baseline(std::string_view algorithm) {
-    return std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms), algorithm) !=
-           std::end(baseline_algorithms);
-}
-
-std::size_t registry_order(std::string_view algorithm) {
-    const auto all = algorithms();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (all[i].name == algorithm) return i;
-    return all.size();
-}
-
 // One simulated candidate at one point, with what the preference looks at.
 struct Entry {
     std::size_t algorithm = 0;  // index into Sweep::algorithms
@@ -81,10 +69,8 @@ class Ranking {
     [[nodiscard]] double time(const Candidate& cand) const {
         return sweep_.time(cand.schedule, scale_, size_);
     }
-    [[nodiscard]] auto preference(const Entry& e) const {
-        const std::string_view name = sweep_.algorithms[e.algorithm].info->name;
-        return std::tuple(!is_baseline(name), sweep_.rounds[e.candidate->schedule], e.candidate->k,
-                          registry_order(name));
+    [[nodiscard]] Preference preference(const Entry& e) const {
+        return preference_of(sweep_, e.algorithm, *e.candidate);
     }
 
     // The fastest entry, or among entries equal to it, the preferred one.
@@ -100,15 +86,12 @@ class Ranking {
         return chosen;
     }
 
-    // The fastest-bound candidate left out that could still be, or tie with, the simulated best
-    // of its algorithm (its bound within the tolerance of that time, or nothing simulated).
-    static const Entry* undecided(const std::vector<Entry>& bounded, const Entry* chosen) {
-        const Entry* open = nullptr;
-        for (const Entry& e : bounded)
-            if ((!chosen || e.time <= chosen->time * (1 + equal_time_tolerance)) &&
-                (!open || e.time < open->time))
-                open = &e;
-        return open;
+    // Could a candidate left out still be, or tie with, the simulated best of its algorithm (its
+    // bound within the tolerance of that time, or nothing simulated)?
+    static bool undecided(const std::vector<Entry>& bounded, const Entry* chosen) {
+        return std::any_of(bounded.begin(), bounded.end(), [&](const Entry& e) {
+            return !chosen || e.time <= chosen->time * (1 + equal_time_tolerance);
+        });
     }
 
     // `best`: the entry of the chosen k, when the algorithm could run.
@@ -130,13 +113,12 @@ class Ranking {
             entries.push_back({a, &cand, t});
         }
         const Entry* chosen = choose(entries);
-        if (const Entry* open = undecided(bounded, chosen)) {
+        if (undecided(bounded, chosen)) {
             // A k left out might be this algorithm's best: its best is not known, only that it
             // is neither the best nor the runner-up here.
-            out.skipped = fmt::format(
-                "not simulated: a lower bound ({:.6g} s{}) shows it is neither the best nor the "
-                "runner-up here",
-                open->time, info.has_radix ? fmt::format(" at k = {}", open->candidate->k) : "");
+            out.skipped =
+                "not simulated: a lower bound on its time shows it is neither the best nor the "
+                "runner-up";
             return out;
         }
         if (!chosen) {
@@ -190,6 +172,19 @@ class Ranking {
 };
 
 }  // namespace
+
+bool is_baseline(std::string_view algorithm) {
+    return std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms), algorithm) !=
+           std::end(baseline_algorithms);
+}
+
+Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate) {
+    const std::string_view name = sweep.algorithms[algorithm].info->name;
+    const auto all = algorithms();
+    std::size_t registry_order = 0;
+    while (registry_order < all.size() && all[registry_order].name != name) ++registry_order;
+    return {!is_baseline(name), sweep.rounds[candidate.schedule], candidate.k, registry_order};
+}
 
 void rank_sweep(const Sweep& sweep, SelectResult& result) {
     result.collectives = sweep.collectives;

@@ -5,11 +5,15 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "piccolo/generate.hpp"
 #include "piccolo/select.hpp"
+#include "select_fingerprint.hpp"
 
 namespace piccolo::detail {
 
@@ -66,8 +70,8 @@ struct Sweep {
 
 // Per (collective, scale, size), in point_index order: a large candidate whose makespan lower
 // bound there is above the threshold cannot be the best or the runner-up (select_bounds.cpp).
-// From the times simulated so far.
-std::vector<double> bound_thresholds(const Sweep& sweep);
+// From the times simulated so far; `hashes`: per schedule, its timing_hash().
+std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingHash> hashes);
 
 // The axes of the sweep from the request (select_axes.cpp); each throws InputError naming the
 // option. Algorithms: the requested ones (empty: all) in order, then ring and rd unreported if
@@ -79,6 +83,12 @@ std::vector<std::uint64_t> swept_sizes(const std::vector<std::uint64_t>& request
 std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vector<int>& requested);
 // Every requested k in 2..largest p, and some valid for every reported algorithm with k.
 void check_radices(const std::vector<int>& requested, const Sweep& sweep);
+
+// Among candidates of equal time the smaller key wins (select.hpp, equal_time_tolerance): a
+// baseline algorithm first, then fewer rounds, the smaller k, the registry's order.
+using Preference = std::tuple<bool, std::uint32_t, int, std::size_t>;
+Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate);
+bool is_baseline(std::string_view algorithm);
 
 // Step 3: the best candidate per (collective, scale, size), serially. Times within a relative
 // 1e-9 of each other are equal; equal candidates go by a fixed preference (select.hpp).
