@@ -30,7 +30,9 @@ struct ServerSet {
     std::string what;        // "send slots", "egress lanes", ...
     int servers = 0;
     std::vector<SimTime> busy;
-    SimTime overrun = 0;  // how far past a completion a busy period can end
+    SimTime overrun = 0;       // how far past a completion a busy period can end
+    SimTime overrun_max = 0;   // the most it can be, from the prices alone
+    SimTime stop_sum = never;  // a busy time beyond it proves the bound above `enough`
 
     ServerSet(std::string owner, std::string kind, int count, std::size_t owners)
         : owner_name(std::move(owner)),
@@ -38,16 +40,25 @@ struct ServerSet {
           servers(count),
           busy(count > 0 ? owners : 0, 0) {}
 
-    void add(std::size_t owner, SimTime time, SimTime over = 0) {
-        if (servers == 0) return;
+    // Does the owner's busy time now prove the bound above `enough`?
+    bool add(std::size_t owner, SimTime time, SimTime over = 0) {
+        if (servers == 0) return false;
         busy[owner] = std::min(max_time, busy[owner] + time);
         overrun = std::max(overrun, over);
+        return busy[owner] > stop_sum;
     }
 
-    // The best bound these servers give, and which owner's it is.
-    void bound(SimTime& best, std::string& limit) const {
+    void stop_above(SimTime enough) {
+        const long double sum =
+            (static_cast<long double>(enough) + static_cast<long double>(overrun_max)) * servers;
+        stop_sum = sum < static_cast<long double>(max_time) ? static_cast<SimTime>(sum) : never;
+    }
+
+    // The best bound these servers give, and which owner's it is. `partial`: not every task was
+    // added, so the overrun may still grow up to overrun_max.
+    void bound(SimTime& best, std::string& limit, bool partial) const {
         for (std::size_t owner = 0; owner < busy.size(); ++owner) {
-            const SimTime b = busy[owner] / servers - overrun;
+            const SimTime b = busy[owner] / servers - (partial ? overrun_max : overrun);
             if (b <= best) continue;
             best = b;
             limit = fmt::format("{} {}'s {}", owner_name, owner, what);
@@ -62,6 +73,7 @@ class BoundPass {
           pricing_(s, m, o.contention),
           network_(m, layout, static_cast<std::size_t>(layout.ranks()), o.contention) {
         const auto ranks = static_cast<std::size_t>(layout.ranks());
+        levels_ = m.levels.size();
         const int slots = o.contention && m.device_radix ? *m.device_radix : 0;
         servers_.emplace_back("rank", "send slots", slots, ranks);
         servers_.emplace_back("rank", "receive slots", slots, ranks);
@@ -82,10 +94,12 @@ class BoundPass {
     }
 
     MakespanBound run(double enough) {
-        for (TaskId t = 0; t < s_.size(); ++t) add_to_servers(t);
+        set_overrun_max();
+        for (ServerSet& set : servers_) set.stop_above(to_time(enough));
+        for (TaskId t = 0; t < s_.size() && !passed_; ++t) add_to_servers(t);
         SimTime best = 0;
         std::string limit = "nothing to do";
-        for (const ServerSet& set : servers_) set.bound(best, limit);
+        for (const ServerSet& set : servers_) set.bound(best, limit, passed_);
         if (to_seconds(best) <= enough) {
             const SimTime chain = dependency_chain();
             if (chain > best) {
@@ -99,6 +113,22 @@ class BoundPass {
   private:
     enum Set : std::size_t { send_slots, receive_slots, processor, first_lanes };
 
+    // The largest overrun any task can have, over every level and size the schedule prices.
+    void set_overrun_max() {
+        auto raise = [](ServerSet& set, SimTime over) {
+            set.overrun_max = std::max(set.overrun_max, std::max<SimTime>(0, over));
+        };
+        for (std::size_t level = 0; level < levels_; ++level)
+            for (std::uint32_t c = 0; c < s_.size_values.size(); ++c) {
+                const Price& x = pricing_.at(level, c);
+                raise(servers_[send_slots], x.g - x.o_s - x.L - x.o_r);
+                for (std::size_t l = 0; l < level; ++l) {
+                    raise(servers_[first_lanes + 2 * l], x.hold - x.wire - x.L - x.o_r);
+                    raise(servers_[first_lanes + 2 * l + 1], x.hold - x.wire - x.o_r);
+                }
+            }
+    }
+
     [[nodiscard]] std::size_t level_of(TaskId t) const {
         return network_.level_of(s_.src[t], s_.dst[t]);
     }
@@ -106,29 +136,33 @@ class BoundPass {
     // What each task holds at least, and where (the engine's holds, sim/README.md).
     void add_to_servers(TaskId t) {
         const auto src = static_cast<std::size_t>(s_.src[t]);
-        if (s_.kind[t] != TaskKind::transfer)
-            return servers_[processor].add(src,
-                                           pricing_.compute_cost(s_.kind[t], s_.size_class[t]));
+        if (s_.kind[t] != TaskKind::transfer) {
+            const SimTime cost = pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
+            passed_ |= servers_[processor].add(src, cost);
+            return;
+        }
         const auto dst = static_cast<std::size_t>(s_.dst[t]);
         const std::size_t level = level_of(t);
         const Price& x = pricing_.at(level, s_.size_class[t]);
         if (x.overhead == OverheadModel::cpu) {
-            servers_[processor].add(src, x.o_s);
-            servers_[processor].add(dst, x.o_r);
+            passed_ |= servers_[processor].add(src, x.o_s);
+            passed_ |= servers_[processor].add(dst, x.o_r);
         } else {
             // A send slot: o_s, the injection, and the rest of the gap; it frees at most
             // g - o_s - L - o_r after the delivery.
-            servers_[send_slots].add(src, std::max(x.o_s, x.g) + x.wire,
-                                     std::max<SimTime>(0, x.g - x.o_s - x.L - x.o_r));
-            servers_[receive_slots].add(dst, x.wire + x.o_r);  // frees at the delivery
+            passed_ |= servers_[send_slots].add(src, std::max(x.o_s, x.g) + x.wire,
+                                                std::max<SimTime>(0, x.g - x.o_s - x.L - x.o_r));
+            passed_ |= servers_[receive_slots].add(dst, x.wire + x.o_r);  // frees at delivery
         }
         for (std::size_t l = 0; l < level; ++l) {
             // A lane is held max(g, W) from the injection start (egress) or the arrival
             // (ingress), which precede the delivery by at least W + L + o_r and W + o_r.
-            servers_[first_lanes + 2 * l].add(static_cast<std::size_t>(unit_[l][src]), x.hold,
-                                              std::max<SimTime>(0, x.hold - x.wire - x.L - x.o_r));
-            servers_[first_lanes + 2 * l + 1].add(static_cast<std::size_t>(unit_[l][dst]), x.hold,
-                                                  std::max<SimTime>(0, x.hold - x.wire - x.o_r));
+            ServerSet& egress = servers_[first_lanes + 2 * l];
+            ServerSet& ingress = servers_[first_lanes + 2 * l + 1];
+            passed_ |= egress.add(static_cast<std::size_t>(unit_[l][src]), x.hold,
+                                  std::max<SimTime>(0, x.hold - x.wire - x.L - x.o_r));
+            passed_ |= ingress.add(static_cast<std::size_t>(unit_[l][dst]), x.hold,
+                                   std::max<SimTime>(0, x.hold - x.wire - x.o_r));
         }
     }
 
@@ -201,6 +235,8 @@ class BoundPass {
     std::vector<ServerSet> servers_;
     std::vector<std::vector<int>> unit_;  // [level][rank]
     std::vector<SimTime> done_;
+    std::size_t levels_ = 0;
+    bool passed_ = false;  // a busy time proved the bound above `enough`: the rest is skipped
 };
 
 }  // namespace

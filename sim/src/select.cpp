@@ -343,14 +343,38 @@ class SweepRun {
         if (!unit.bounded) return false;
         const double threshold = thresholds_[sweep_.point_index(unit.collective, scale, z)];
         if (std::isinf(threshold)) return false;
-        const double bound = makespan_lower_bound(schedule, request_.machine, layouts_[scale],
-                                                  SimOptions{request_.contention, false}, threshold)
-                                 .seconds;
+        const double bound =
+            makespan_lower_bound(schedule, request_.machine, layouts_[scale],
+                                 SimOptions{request_.contention, false},
+                                 std::max(threshold, own_best(u, unit.collective, scale, z)))
+                .seconds;
         if (bound <= threshold) return false;
         sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
         ++unit.bounded_runs;
         unit.bounded_work += schedule.size();
         return true;
+    }
+
+    // The bound is computed in full up to the best time the first batch found for every
+    // algorithm the unit is a candidate of (times the tolerance): below that, the ranking reads
+    // the bound's value (whether a left-out k might be its algorithm's best).
+    [[nodiscard]] double own_best(std::size_t u, std::size_t c, std::size_t scale,
+                                  std::size_t z) const {
+        const auto p = static_cast<std::size_t>(units_[u].p_index);
+        double most = 0;
+        for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
+            const auto& candidates = sweep_.sets[sweep_.set_index(c, p, a)].candidates;
+            if (std::none_of(candidates.begin(), candidates.end(),
+                             [&](const detail::Candidate& x) { return x.schedule == u; }))
+                continue;
+            double best = std::numeric_limits<double>::infinity();
+            for (const detail::Candidate& x : candidates)  // finished units only: no races
+                if (!units_[x.schedule].bounded)
+                    if (const double t = sweep_.time(x.schedule, scale, z); !std::isnan(t))
+                        best = std::min(best, t);
+            most = std::max(most, best * (1 + 3 * equal_time_tolerance));
+        }
+        return most;
     }
 
     // One job: generate the unit's DAG, simulate it everywhere it runs, free it.

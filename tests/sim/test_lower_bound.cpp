@@ -33,6 +33,14 @@ TEST_CASE("bound: a chain of three messages is its dependency chain, exactly the
     CHECK(hand::run(s, m, 4, 1).makespan == 15);
 }
 
+TEST_CASE("bound: a file whose dependencies point to later ids gives the same chain") {
+    // Task 0 waits for task 1: 5 + 5.
+    const Machine m = hand::machine(1, std::nullopt, std::nullopt);
+    const Schedule s = hand::schedule(4, {{0, 1, 3, "1"}, {2, 3, 3, "-1"}});
+    CHECK(bound(s, m, 4, 1).seconds == 10);
+    CHECK(hand::run(s, m, 4, 1).makespan == 10);
+}
+
 TEST_CASE("bound: four sends from one slot add up their o_s + (m-1)G") {
     // Device radix 1, g = 0: each send holds the slot 1 + 2 = 3; the last delivery is at 14.
     const Machine m = hand::machine(1, 1, std::nullopt);

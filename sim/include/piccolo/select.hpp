@@ -68,7 +68,7 @@ struct SelectRequest {
     // found so far (docs/bounds.md). Best, runner-up and baseline are the same as when every
     // candidate runs; an algorithm whose best k is then not known is reported as not simulated.
     // 0: every candidate runs.
-    std::uint64_t bound_min_tasks = std::uint64_t{1} << 18;
+    std::uint64_t bound_min_tasks = std::uint64_t{1} << 17;
 };
 
 // Half of the memory available now (MemAvailable of /proc/meminfo, or what the process's memory
