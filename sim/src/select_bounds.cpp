@@ -11,30 +11,25 @@ namespace piccolo::detail {
 
 namespace {
 
+// A simulated candidate and the timing hash of its schedule.
 struct Timed {
-    std::size_t algorithm = 0;
-    const Candidate* candidate = nullptr;
-    double time = 0;
-    TimingHash hash;  // of its schedule
+    TimedCandidate entry;
+    TimingHash hash;
 };
 
 // Surely different schedules, even after identical DAGs merge (which needs equal hashes and
 // equal times everywhere).
 bool different_schedules(const Timed& a, const Timed& b) {
-    return !(a.hash == b.hash) || a.time != b.time;
+    return !(a.hash == b.hash) || a.entry.time != b.entry.time;
 }
 
-// The fastest entry, or among entries equal to it, the preferred one: Ranking::choose.
-const Timed* choose(const Sweep& sweep, const std::vector<const Timed*>& entries) {
-    double fastest = std::numeric_limits<double>::infinity();
-    for (const Timed* e : entries) fastest = std::min(fastest, e->time);
-    const Timed* chosen = nullptr;
-    for (const Timed* e : entries)
-        if (e->time <= fastest + equal_time_tolerance * fastest &&
-            (!chosen || preference_of(sweep, e->algorithm, *e->candidate) <
-                            preference_of(sweep, chosen->algorithm, *chosen->candidate)))
-            chosen = e;
-    return chosen;
+// The entry the ranking would choose among `entries`, or null.
+const Timed* choose(const Sweep& sweep, const std::vector<Timed>& entries) {
+    std::vector<TimedCandidate> plain;
+    plain.reserve(entries.size());
+    for (const Timed& e : entries) plain.push_back(e.entry);
+    const TimedCandidate* chosen = choose_preferred(sweep, plain);
+    return chosen ? &entries[static_cast<std::size_t>(chosen - plain.data())] : nullptr;
 }
 
 // Large candidates left out have a bound above the threshold, so none of them is the best, ties
@@ -45,19 +40,19 @@ const Timed* choose(const Sweep& sweep, const std::vector<const Timed*>& entries
 // it (beyond the tolerance) is neither the runner-up nor tied with it. Infinity when there is
 // no such candidate.
 double runner_up_limit(const Sweep& sweep, const std::vector<Timed>& entries) {
-    std::vector<const Timed*> bests;
+    std::vector<Timed> bests;
     for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
-        std::vector<const Timed*> of_algorithm;
+        std::vector<Timed> of_algorithm;
         for (const Timed& e : entries)
-            if (e.algorithm == a) of_algorithm.push_back(&e);
-        if (const Timed* chosen = choose(sweep, of_algorithm)) bests.push_back(chosen);
+            if (e.entry.algorithm == a) of_algorithm.push_back(e);
+        if (const Timed* chosen = choose(sweep, of_algorithm)) bests.push_back(*chosen);
     }
     const Timed* best = choose(sweep, bests);
     double limit = std::numeric_limits<double>::infinity();
     if (!best) return limit;
     for (const Timed& e : entries)
-        if (e.algorithm != best->algorithm && different_schedules(e, *best))
-            limit = std::min(limit, e.time);
+        if (e.entry.algorithm != best->entry.algorithm && different_schedules(e, *best))
+            limit = std::min(limit, e.entry.time);
     return limit;
 }
 
@@ -76,7 +71,7 @@ std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingH
                     if (!sweep.algorithms[a].reported) continue;
                     for (const Candidate& cand : sweep.sets[sweep.set_index(c, p, a)].candidates)
                         if (const double t = sweep.time(cand.schedule, scale, z); !std::isnan(t))
-                            entries.push_back({a, &cand, t, hashes[cand.schedule]});
+                            entries.push_back({{a, &cand, t}, hashes[cand.schedule]});
                 }
                 thresholds.push_back(runner_up_limit(sweep, entries) *
                                      (1 + 3 * equal_time_tolerance));

@@ -14,16 +14,7 @@ namespace piccolo::detail {
 
 namespace {
 
-bool within_tolerance(double time, double fastest) {
-    return time <= fastest + equal_time_tolerance * fastest;
-}
-
-// One simulated candidate at one point, with what the preference looks at.
-struct Entry {
-    std::size_t algorithm = 0;  // index into Sweep::algorithms
-    const Candidate* candidate = nullptr;
-    double time = 0;
-};
+using Entry = TimedCandidate;
 
 class Ranking {
   public:
@@ -69,21 +60,8 @@ class Ranking {
     [[nodiscard]] double time(const Candidate& cand) const {
         return sweep_.time(cand.schedule, scale_, size_);
     }
-    [[nodiscard]] Preference preference(const Entry& e) const {
-        return preference_of(sweep_, e.algorithm, *e.candidate);
-    }
-
-    // The fastest entry, or among entries equal to it, the preferred one.
     const Entry* choose(const std::vector<Entry>& entries) const {
-        if (entries.empty()) return nullptr;
-        double fastest = entries.front().time;
-        for (const Entry& e : entries) fastest = std::min(fastest, e.time);
-        const Entry* chosen = nullptr;
-        for (const Entry& e : entries)
-            if (within_tolerance(e.time, fastest) &&
-                (!chosen || preference(e) < preference(*chosen)))
-                chosen = &e;
-        return chosen;
+        return choose_preferred(sweep_, entries);
     }
 
     // Could a candidate left out still be, or tie with, the simulated best of its algorithm (its
@@ -176,6 +154,20 @@ class Ranking {
 bool is_baseline(std::string_view algorithm) {
     return std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms), algorithm) !=
            std::end(baseline_algorithms);
+}
+
+const TimedCandidate* choose_preferred(const Sweep& sweep,
+                                       std::span<const TimedCandidate> entries) {
+    if (entries.empty()) return nullptr;
+    double fastest = entries.front().time;
+    for (const TimedCandidate& e : entries) fastest = std::min(fastest, e.time);
+    const TimedCandidate* chosen = nullptr;
+    for (const TimedCandidate& e : entries)
+        if (e.time <= fastest + equal_time_tolerance * fastest &&
+            (!chosen || preference_of(sweep, e.algorithm, *e.candidate) <
+                            preference_of(sweep, chosen->algorithm, *chosen->candidate)))
+            chosen = &e;
+    return chosen;
 }
 
 Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate) {

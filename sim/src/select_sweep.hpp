@@ -90,6 +90,17 @@ using Preference = std::tuple<bool, std::uint32_t, int, std::size_t>;
 Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate);
 bool is_baseline(std::string_view algorithm);
 
+// A simulated candidate of an algorithm at one point, with its time.
+struct TimedCandidate {
+    std::size_t algorithm = 0;  // index into Sweep::algorithms
+    const Candidate* candidate = nullptr;
+    double time = 0;
+};
+
+// The fastest entry or, among those within the tolerance of it, the preferred one; null when
+// there are none. The ranking and the bounds' thresholds (select_bounds.cpp) both choose so.
+const TimedCandidate* choose_preferred(const Sweep& sweep, std::span<const TimedCandidate> entries);
+
 // Step 3: the best candidate per (collective, scale, size), serially. Times within a relative
 // 1e-9 of each other are equal; equal candidates go by a fixed preference (select.hpp).
 // `result` arrives with its header (machine, style, contention, notes) filled in.
