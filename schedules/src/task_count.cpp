@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 
 #include "radix_plan.hpp"
 
@@ -37,6 +38,7 @@ TaskCounts count_segmented(const GenerateRequest& r) {
     const std::uint64_t gather_ids = 2 * n + (r.algorithm == "ring" ? 0 : p * groups);
     TaskCounts c;
     c.pieces = static_cast<std::uint32_t>(p);
+    c.widest_round = p;  // one transfer per rank and round
     if (r.collective == Collective::allgather) {
         c.transfers = n;
         c.dependency_ids = gather_ids;
@@ -63,6 +65,7 @@ TaskCounts count_exchange(const GenerateRequest& r) {
     TaskCounts c;
     c.pieces = r.collective == Collective::allgather ? static_cast<std::uint32_t>(p) : 1;
     c.transfers = 2 * extra;
+    c.widest_round = extra;
     std::uint64_t history = 1;         // receives of a rank so far (pipelined waits)
     std::uint64_t previous_ops = 1;    // receives and sends of the previous round
     std::uint64_t held = 1;            // blocks a rank holds before the round (times p: all)
@@ -71,6 +74,7 @@ TaskCounts count_exchange(const GenerateRequest& r) {
         const std::uint64_t partners = static_cast<std::uint64_t>(radix) - 1;
         const std::uint64_t sends = core * partners;
         c.transfers += sends;
+        c.widest_round = std::max(c.widest_round, sends);
         if (r.collective == Collective::allgather)
             c.dependency_ids += sends * (pipelined ? history : previous_ops);
         else

@@ -38,6 +38,7 @@
 #include "select_sweep.hpp"
 #include "select_symmetric.hpp"
 #include "select_text.hpp"
+#include "select_unit.hpp"
 
 namespace piccolo {
 
@@ -48,27 +49,7 @@ using Clock = std::chrono::steady_clock;
 using detail::CandidateSet;
 using detail::not_run;
 using detail::SweptAlgorithm;
-
-// One distinct DAG of the sweep: the first candidate, in (collective, p, algorithm, k) order, of
-// a dag_identity(). Its index is the schedule index of the Sweep.
-struct Unit {
-    std::size_t collective = 0, p_index = 0, algorithm = 0;
-    int k = 0;
-    TaskCounts counts;
-    std::uint64_t estimate = 0;  // peak bytes of its job
-    std::uint64_t runs = 0;      // simulations: (scale, size) points it runs at
-    std::uint64_t work = 0;      // tasks its simulations replay, summed
-    // Through quotients (docs/symmetry.md) when symmetry.representatives > 0; the full DAG is
-    // then built too only for the sizes the quotient does not cover, when `full_too`.
-    detail::SymmetryChoice symmetry;
-    bool full_too = false;
-    // Simulated after every other unit, only where its lower bound allows (bound_min_tasks).
-    bool bounded = false;
-    std::uint64_t bounded_runs = 0, bounded_work = 0;  // simulations the bound left out
-    detail::TimingHash hash;                           // set by its job
-    std::string error;                                 // generate() refused it: no times
-    double generate_seconds = 0, simulate_seconds = 0;
-};
+using detail::Unit;
 
 bool resize_by_payload(Collective c) {
     return c == Collective::allreduce;
@@ -91,7 +72,7 @@ class SweepRun {
             request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
         tbb::task_arena arena(threads);
         arena.execute([&] { run_units(budget, threads); });
-        merge_identical();
+        stats_.distinct_schedules = detail::merge_identical(sweep_, units_);
         SelectResult result;
         result.machine = request_.machine.name;
         result.style = request_.style;
@@ -262,9 +243,10 @@ class SweepRun {
             }
     }
 
-    // The bytes the jobs may hold at once: the budget less what the process holds already.
-    // Refuses, before anything starts, a unit whose job alone would not fit.
-    [[nodiscard]] std::uint64_t job_budget() const {
+    // The bytes the jobs may hold at once: the budget less what the process holds already. A
+    // unit whose job alone would not fit is refused before anything starts, or left out where
+    // only default k stand for it (may_leave_out).
+    [[nodiscard]] std::uint64_t job_budget() {
         const bool given = request_.memory_budget > 0;
         const std::uint64_t budget = given ? request_.memory_budget : default_memory_budget();
         const std::string origin = given ? "" : " (the default: half of the memory available now)";
@@ -274,19 +256,53 @@ class SweepRun {
                 "--memory-budget: the budget of {}{} is less than the {} piccolo holds before the "
                 "sweep starts; raise --memory-budget",
                 detail::format_memory(budget), origin, detail::format_memory(held)));
-        for (const Unit& u : units_)
-            if (u.estimate > budget - held) {
-                const AlgorithmInfo& info = *sweep_.algorithms[u.algorithm].info;
-                throw InputError(fmt::format(
-                    "--memory-budget: {} {}{} at p = {} needs about {} ({} tasks), more than the "
-                    "budget of {}{} leaves beside the {} piccolo holds; raise --memory-budget, or "
-                    "leave it out with --algorithms or -k, or use fewer --nodes",
-                    to_string(sweep_.collectives[u.collective]), info.name,
-                    info.has_radix ? fmt::format(" with k = {}", u.k) : "", sweep_.ranks[u.p_index],
-                    detail::format_memory(u.estimate), u.counts.tasks(),
-                    detail::format_memory(budget), origin, detail::format_memory(held)));
+        for (std::size_t u = 0; u < units_.size(); ++u) {
+            Unit& unit = units_[u];
+            if (unit.estimate <= budget - held) continue;
+            if (may_leave_out(u)) {
+                leave_out(unit, budget - held);
+                continue;
             }
+            const AlgorithmInfo& info = *sweep_.algorithms[unit.algorithm].info;
+            throw InputError(fmt::format(
+                "--memory-budget: {} {}{} at p = {} needs about {} ({} tasks), more than the "
+                "budget of {}{} leaves beside the {} piccolo holds; raise --memory-budget, or "
+                "leave it out with --algorithms or -k, or use fewer --nodes",
+                to_string(sweep_.collectives[unit.collective]), info.name,
+                info.has_radix ? fmt::format(" with k = {}", unit.k) : "",
+                sweep_.ranks[unit.p_index], detail::format_memory(unit.estimate),
+                unit.counts.tasks(), detail::format_memory(budget), origin,
+                detail::format_memory(held)));
+        }
+        for (std::string& note : detail::left_out_notes(sweep_, units_)) notes_.push_back(note);
         return budget - held;
+    }
+
+    // Every valid k is the default, and at tens of thousands of ranks the largest k plan
+    // all-to-all rounds of billions of tasks: a unit that only default k of a non-baseline
+    // algorithm with k stand for may be left out (and said so) instead of refusing the sweep.
+    [[nodiscard]] bool may_leave_out(std::size_t u) const {
+        if (!request_.radices.empty()) return false;
+        const Unit& unit = units_[u];
+        for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
+            const AlgorithmInfo& info = *sweep_.algorithms[a].info;
+            for (const detail::Candidate& x :
+                 sweep_.sets[sweep_.set_index(unit.collective, unit.p_index, a)].candidates)
+                if (x.schedule == u && (!info.has_radix || detail::is_baseline(info.name)))
+                    return false;
+        }
+        return true;
+    }
+
+    // No job: its candidates fail as generate() refusals do (merge_identical drops them).
+    static void leave_out(Unit& unit, std::uint64_t room) {
+        unit.error = fmt::format(
+            "not simulated: needs about {} of memory, more than the {} the budget leaves; raise "
+            "--memory-budget",
+            detail::format_memory(unit.estimate), detail::format_memory(room));
+        unit.left_out = true;
+        unit.runs = unit.work = 0;
+        unit.bounded = false;
     }
 
     // ---- step 2: jobs ---------------------------------------------------------------------------
@@ -323,7 +339,7 @@ class SweepRun {
     void run_batch(bool bounded, std::uint64_t budget, int threads) {
         std::vector<std::size_t> order;
         for (std::size_t u = 0; u < units_.size(); ++u)
-            if (units_[u].bounded == bounded) order.push_back(u);
+            if (units_[u].bounded == bounded && !units_[u].left_out) order.push_back(u);
         auto work = [&](std::size_t u) { return units_[u].work; };
         // Largest first, so that the last job to finish is a small one (list scheduling).
         std::stable_sort(order.begin(), order.end(),
@@ -380,6 +396,7 @@ class SweepRun {
     // One job: generate the unit's DAG, simulate it everywhere it runs, free it.
     void run_unit(std::size_t u) {
         Unit& unit = units_[u];
+        if (unit.left_out) return;
         if (unit.symmetry.representatives > 0) return run_symmetric_unit(unit, u);
         const Collective collective = sweep_.collectives[unit.collective];
         const auto start = Clock::now();
@@ -445,68 +462,6 @@ class SweepRun {
         }
         unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
         unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
-    }
-
-    // ---- between steps 2 and 3: DAGs of different identities that are the same ----------------
-    // Equal wherever both ran; where a bound left one out, the other's time is not compared
-    // (a bounded unit can be a baseline's DAG under another name: k-ring with k = p is ring).
-    [[nodiscard]] bool same_times(std::size_t a, std::size_t b) const {
-        const std::size_t points = sweep_.scales.size() * sweep_.sizes.size();
-        for (std::size_t i = 0; i < points; ++i) {
-            const double x = sweep_.times[a * points + i], y = sweep_.times[b * points + i];
-            const bool bounded = !std::isnan(sweep_.bounds[a * points + i]) ||
-                                 !std::isnan(sweep_.bounds[b * points + i]);
-            if (!bounded && std::memcmp(&x, &y, sizeof(double)) != 0) return false;
-        }
-        return true;
-    }
-
-    // Unit `to` is the same DAG as `from`: where a bound left `to` out and `from` ran, it takes
-    // the time (the candidates of both then read `to`'s).
-    void take_times(std::size_t from, std::size_t to) {
-        const std::size_t points = sweep_.scales.size() * sweep_.sizes.size();
-        for (std::size_t i = 0; i < points; ++i)
-            if (std::isnan(sweep_.times[to * points + i]) &&
-                !std::isnan(sweep_.times[from * points + i])) {
-                sweep_.times[to * points + i] = sweep_.times[from * points + i];
-                sweep_.bounds[to * points + i] = not_run;
-            }
-    }
-
-    // A unit whose DAG hashes, rounds and times equal an earlier unit's of the same collective
-    // and p is that DAG (ring and k-ring with k = p, ...): its candidates take the earlier
-    // index, as the ranking's "same schedule" rules expect. Failed units lose their candidates.
-    void merge_identical() {
-        std::vector<std::size_t> same(units_.size());
-        for (std::size_t u = 0; u < units_.size(); ++u) {
-            same[u] = u;
-            const Unit& unit = units_[u];
-            for (std::size_t v = 0; v < u && unit.error.empty(); ++v) {
-                const Unit& other = units_[v];
-                if (same[v] == v && other.error.empty() && other.collective == unit.collective &&
-                    other.p_index == unit.p_index && other.hash == unit.hash &&
-                    sweep_.rounds[v] == sweep_.rounds[u] && same_times(u, v)) {
-                    same[u] = v;
-                    take_times(u, v);
-                    break;
-                }
-            }
-            stats_.distinct_schedules += same[u] == u && unit.error.empty() ? 1 : 0;
-        }
-        for (CandidateSet& set : sweep_.sets) {
-            std::vector<detail::Candidate> kept;
-            for (detail::Candidate candidate : set.candidates) {
-                const Unit& unit = units_[candidate.schedule];
-                if (!unit.error.empty()) {
-                    if (set.unavailable.empty()) set.unavailable = unit.error;
-                    continue;
-                }
-                candidate.schedule = same[candidate.schedule];
-                kept.push_back(candidate);
-            }
-            set.candidates = std::move(kept);
-            if (!set.candidates.empty()) set.unavailable.clear();
-        }
     }
 
     const SelectRequest& request_;

@@ -64,6 +64,7 @@ TaskCounts quotient_counts(const TaskCounts& full, Rank ranks, Rank representati
     q.computes /= orbit;
     q.dependency_ids /= orbit;
     q.payload_ids /= orbit;
+    q.widest_round /= orbit;
     return q;
 }
 

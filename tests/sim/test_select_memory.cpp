@@ -89,6 +89,9 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
         {Collective::allgather, "rm", 8, 16384, Style::mpi},
         {Collective::allgather, "prm", 16, 4096, Style::pipelined},
         {Collective::allreduce, "rd", 0, 32768, Style::mpi},
+        // An all-to-all: every transfer waits in the engine's queues at once.
+        {Collective::allgather, "rm", 2048, 2048, Style::nccl},
+        {Collective::allgather, "prm", 1024, 2048, Style::mpi},
     };
     for (const Case& c : cases) {
         const GenerateRequest request{

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -283,6 +284,15 @@ void run_select(const SelectOptions& o) {
         result = select(request);
     }
     if (o.verbose) print_sweep_details(result);
+    // Table, JSON and YAML carry the notes; with none of them written, stderr does.
+    const bool notes_written =
+        std::any_of(outputs.begin(), outputs.end(), [](const Destination& d) {
+            return d.kind == EmitKind::table || d.kind == EmitKind::json ||
+                   d.kind == EmitKind::yaml;
+        });
+    if (!o.quiet && !notes_written)
+        for (const std::string& note : result.notes)
+            fmt::print(stderr, "piccolo: note: {}\n", note);
     if (result.stats.memory_waits > 0)
         fmt::print(stderr,
                    "piccolo: note: the memory budget ({:.0f} MiB for the jobs) made free threads "
@@ -344,7 +354,8 @@ void add_select_command(CLI::App& app) {
     cmd->add_option("--memory-budget", o->memory_budget,
                     "memory the sweep may hold, e.g. 4GiB: jobs run in parallel only while their "
                     "estimates fit, and a candidate that cannot fit alone is refused before the "
-                    "sweep starts (default: half of the available memory)");
+                    "sweep starts, or left out with a note when it is a default k (no -k) of "
+                    "k-ring, rm or prm (default: half of the available memory)");
     add_style_option(*cmd, o->style,
                      "mpi when writing an MPI tuning file, nccl for piccl-env, else the machine's "
                      "style, else mpi");

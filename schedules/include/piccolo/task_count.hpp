@@ -18,6 +18,8 @@ struct TaskCounts {
     // Payload ids when request.payload (exact), else 0.
     std::uint64_t payload_ids = 0;
     std::uint32_t pieces = 0;  // the schedule's shape.pieces: blocks, or Allreduce segments
+    // Transfers of the largest round, exact: a replay may hold them all waiting at once.
+    std::uint64_t widest_round = 0;
     [[nodiscard]] std::uint64_t tasks() const { return transfers + computes; }
 };
 

@@ -1,0 +1,99 @@
+// Steps on the sweep's units between simulating and ranking (select_unit.hpp).
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "select_memory.hpp"
+#include "select_text.hpp"
+#include "select_unit.hpp"
+
+namespace piccolo::detail {
+
+namespace {
+
+// Equal wherever both ran; where a bound left one out, the other's time is not compared (a
+// bounded unit can be a baseline's DAG under another name: k-ring with k = p is ring).
+bool same_times(const Sweep& sweep, std::size_t a, std::size_t b) {
+    const std::size_t points = sweep.scales.size() * sweep.sizes.size();
+    for (std::size_t i = 0; i < points; ++i) {
+        const double x = sweep.times[a * points + i], y = sweep.times[b * points + i];
+        const bool bounded =
+            !std::isnan(sweep.bounds[a * points + i]) || !std::isnan(sweep.bounds[b * points + i]);
+        if (!bounded && std::memcmp(&x, &y, sizeof(double)) != 0) return false;
+    }
+    return true;
+}
+
+// Unit `to` is the same DAG as `from`: where a bound left `to` out and `from` ran, it takes the
+// time (the candidates of both then read `to`'s).
+void take_times(Sweep& sweep, std::size_t from, std::size_t to) {
+    const std::size_t points = sweep.scales.size() * sweep.sizes.size();
+    for (std::size_t i = 0; i < points; ++i)
+        if (std::isnan(sweep.times[to * points + i]) &&
+            !std::isnan(sweep.times[from * points + i])) {
+            sweep.times[to * points + i] = sweep.times[from * points + i];
+            sweep.bounds[to * points + i] = not_run;
+        }
+}
+
+}  // namespace
+
+std::vector<std::string> left_out_notes(const Sweep& sweep, std::span<const Unit> units) {
+    std::vector<std::string> notes;
+    for (std::size_t c = 0; c < sweep.collectives.size(); ++c)
+        for (std::size_t p = 0; p < sweep.ranks.size(); ++p)
+            for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
+                std::vector<int> ks;
+                std::uint64_t largest = 0;
+                for (const Candidate& x : sweep.sets[sweep.set_index(c, p, a)].candidates)
+                    if (units[x.schedule].left_out) {
+                        ks.push_back(x.k);
+                        largest = std::max(largest, units[x.schedule].estimate);
+                    }
+                if (ks.empty()) continue;
+                notes.push_back(fmt::format(
+                    "{} {} at p = {}: k = {} not simulated: more memory than the budget allows "
+                    "(up to about {}); raise --memory-budget or choose k with -k",
+                    to_string(sweep.collectives[c]), sweep.algorithms[a].info->name, sweep.ranks[p],
+                    k_list_label(ks), format_memory(largest)));
+            }
+    return notes;
+}
+
+std::size_t merge_identical(Sweep& sweep, std::span<const Unit> units) {
+    std::vector<std::size_t> same(units.size());
+    std::size_t distinct = 0;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+        same[u] = u;
+        const Unit& unit = units[u];
+        for (std::size_t v = 0; v < u && unit.error.empty(); ++v) {
+            const Unit& other = units[v];
+            if (same[v] == v && other.error.empty() && other.collective == unit.collective &&
+                other.p_index == unit.p_index && other.hash == unit.hash &&
+                sweep.rounds[v] == sweep.rounds[u] && same_times(sweep, u, v)) {
+                same[u] = v;
+                take_times(sweep, u, v);
+                break;
+            }
+        }
+        distinct += same[u] == u && unit.error.empty() ? 1 : 0;
+    }
+    for (CandidateSet& set : sweep.sets) {
+        std::vector<Candidate> kept;
+        for (Candidate candidate : set.candidates) {
+            const Unit& unit = units[candidate.schedule];
+            if (!unit.error.empty()) {
+                if (set.unavailable.empty()) set.unavailable = unit.error;
+                continue;
+            }
+            candidate.schedule = same[candidate.schedule];
+            kept.push_back(candidate);
+        }
+        set.candidates = std::move(kept);
+        if (!set.candidates.empty()) set.unavailable.clear();
+    }
+    return distinct;
+}
+
+}  // namespace piccolo::detail
