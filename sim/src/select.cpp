@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -173,6 +174,7 @@ class SweepRun {
         unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
                        representatives == 0 &&
                        !detail::is_baseline(sweep_.algorithms[a].info->name);
+        unit.stage = unit.bounded ? 2 : 0;
         if (uneven && !indexable) note_uneven(c, ranks);
         unit.estimate =
             detail::estimate_job_bytes(replayed, ranks) +
@@ -318,12 +320,17 @@ class SweepRun {
         sweep_.times.assign(units_.size() * sweep_.scales.size() * sweep_.sizes.size(), not_run);
         sweep_.bounds.assign(sweep_.times.size(), not_run);
         sweep_.rounds.assign(units_.size(), 0);
-        run_batch(false, budget, threads);
+        run_batch(0, budget, threads);
         if (std::any_of(units_.begin(), units_.end(), [](const Unit& u) { return u.bounded; })) {
-            std::vector<detail::TimingHash> hashes;
-            for (const Unit& u : units_) hashes.push_back(u.hash);
-            thresholds_ = detail::bound_thresholds(sweep_, hashes);
-            run_batch(true, budget, threads);
+            update_thresholds();
+            if (detail::mark_scouted(sweep_, units_)) {
+                prebounds_.assign(sweep_.times.size(), not_run);
+                run_jobs(scouted_units(), budget, threads, [&](std::size_t u) { bound_unit(u); });
+                detail::mark_scouts(sweep_, units_, prebounds_);
+                run_batch(1, budget, threads);
+                update_thresholds();
+            }
+            run_batch(2, budget, threads);
         }
         stats_.memory_budget = budget;
         for (const Unit& u : units_) {
@@ -336,69 +343,44 @@ class SweepRun {
         stats_.simulated_tasks -= stats_.bounded_tasks;
     }
 
-    void run_batch(bool bounded, std::uint64_t budget, int threads) {
+    void update_thresholds() {
+        std::vector<detail::TimingHash> hashes;
+        for (const Unit& u : units_) hashes.push_back(u.hash);
+        thresholds_ = detail::bound_thresholds(sweep_, hashes);
+    }
+    [[nodiscard]] std::vector<std::size_t> scouted_units() const {
         std::vector<std::size_t> order;
         for (std::size_t u = 0; u < units_.size(); ++u)
-            if (units_[u].bounded == bounded && !units_[u].left_out) order.push_back(u);
+            if (units_[u].scouted) order.push_back(u);
+        return order;
+    }
+
+    void run_batch(int stage, std::uint64_t budget, int threads) {
+        std::vector<std::size_t> order;
+        for (std::size_t u = 0; u < units_.size(); ++u)
+            if (units_[u].stage == stage && !units_[u].left_out) order.push_back(u);
+        run_jobs(std::move(order), budget, threads, [&](std::size_t u) { run_unit(u); });
+    }
+
+    // Largest first, so that the last job to finish is a small one (list scheduling), while the
+    // estimates of the running jobs fit the budget.
+    void run_jobs(std::vector<std::size_t> order, std::uint64_t budget, int threads,
+                  const std::function<void(std::size_t)>& job) {
         auto work = [&](std::size_t u) { return units_[u].work; };
-        // Largest first, so that the last job to finish is a small one (list scheduling).
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t x, std::size_t y) { return work(x) > work(y); });
         std::vector<std::uint64_t> estimates;
         for (std::size_t u : order) estimates.push_back(units_[u].estimate);
         detail::BudgetedRunner runner(std::move(estimates), budget);
-        runner.run(threads, [&](std::size_t i) { run_unit(order[i]); });
+        runner.run(threads, [&](std::size_t i) { job(order[i]); });
         stats_.memory_peak_estimate = std::max(stats_.memory_peak_estimate, runner.peak_estimate());
         stats_.memory_waits += runner.delayed();
     }
 
-    // A bounded unit's simulation at a point is left out when its lower bound there shows it
-    // cannot be the best or the runner-up; the bound is kept for the ranking.
-    bool left_out(Unit& unit, std::size_t u, const Schedule& schedule, std::size_t scale,
-                  std::size_t z) {
-        if (!unit.bounded) return false;
-        const double threshold = thresholds_[sweep_.point_index(unit.collective, scale, z)];
-        if (std::isinf(threshold)) return false;
-        const double bound =
-            makespan_lower_bound(schedule, request_.machine, layouts_[scale],
-                                 SimOptions{request_.contention, false},
-                                 std::max(threshold, own_best(u, unit.collective, scale, z)))
-                .seconds;
-        if (bound <= threshold) return false;
-        sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
-        ++unit.bounded_runs;
-        unit.bounded_work += schedule.size();
-        return true;
-    }
-
-    // The bound is computed in full up to the best time the first batch found for every
-    // algorithm the unit is a candidate of (times the tolerance): below that, the ranking reads
-    // the bound's value (whether a left-out k might be its algorithm's best).
-    [[nodiscard]] double own_best(std::size_t u, std::size_t c, std::size_t scale,
-                                  std::size_t z) const {
-        const auto p = static_cast<std::size_t>(units_[u].p_index);
-        double most = 0;
-        for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
-            const auto& candidates = sweep_.sets[sweep_.set_index(c, p, a)].candidates;
-            if (std::none_of(candidates.begin(), candidates.end(),
-                             [&](const detail::Candidate& x) { return x.schedule == u; }))
-                continue;
-            double best = std::numeric_limits<double>::infinity();
-            for (const detail::Candidate& x : candidates)  // finished units only: no races
-                if (!units_[x.schedule].bounded)
-                    if (const double t = sweep_.time(x.schedule, scale, z); !std::isnan(t))
-                        best = std::min(best, t);
-            most = std::max(most, best * (1 + 3 * equal_time_tolerance));
-        }
-        return most;
-    }
-
-    // One job: generate the unit's DAG, simulate it everywhere it runs, free it.
-    void run_unit(std::size_t u) {
+    // A scouted unit's lower bound at every point it runs at, from its DAG (built and freed
+    // here, and again if a stage simulates it).
+    void bound_unit(std::size_t u) {
         Unit& unit = units_[u];
-        if (unit.left_out) return;
-        if (unit.symmetry.representatives > 0) return run_symmetric_unit(unit, u);
-        const Collective collective = sweep_.collectives[unit.collective];
         const auto start = Clock::now();
         Schedule schedule;
         try {
@@ -408,27 +390,103 @@ class SweepRun {
             unit.error = e.what();
             return;
         }
+        const Collective collective = sweep_.collectives[unit.collective];
         unit.hash = detail::timing_hash(schedule, resize_by_payload(collective));
+        sweep_.rounds[u] = detail::transfer_rounds(schedule);
+        for (const auto& [scale, z] : points_of(unit)) {
+            set_message_size(schedule, sweep_.sizes[z]);
+            prebounds_[sweep_.time_index(u, scale, z)] = bound_at(u, schedule, scale, z);
+        }
+        unit.generate_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    }
+
+    // (scale, size) of every simulation of the unit.
+    [[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>> points_of(
+        const Unit& unit) const {
+        std::vector<std::pair<std::size_t, std::size_t>> points;
+        for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale)
+            if (sweep_.scales[scale].ranks() == sweep_.ranks[unit.p_index])
+                for (std::size_t z = 0; z < sweep_.sizes.size(); ++z)
+                    if (runs_at(unit.counts.pieces, sweep_.collectives[unit.collective],
+                                sweep_.sizes[z]))
+                        points.emplace_back(scale, z);
+        return points;
+    }
+
+    // The bound of the schedule (resized to the point), computed in full up to the larger of the
+    // point's threshold and own_best(): a bound stopped early is still a bound, and above both.
+    // Infinity, not computed, where the threshold is infinite (nothing to compare with).
+    double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z) {
+        const double threshold = thresholds_[sweep_.point_index(units_[u].collective, scale, z)];
+        if (std::isinf(threshold)) return 0;
+        const double enough = std::max(threshold, detail::own_best(sweep_, units_, u, scale, z));
+        return makespan_lower_bound(schedule, request_.machine, layouts_[scale],
+                                    SimOptions{request_.contention, false}, enough)
+            .seconds;
+    }
+
+    // A bounded unit's simulation at a point is left out when its lower bound there (computed
+    // before, for scouted units) is above the threshold: it cannot be the best or the
+    // runner-up; the bound is kept for the ranking.
+    bool left_out(Unit& unit, std::size_t u, std::size_t scale, std::size_t z,
+                  const Schedule* schedule) {
+        if (!unit.bounded) return false;
+        const double threshold = thresholds_[sweep_.point_index(unit.collective, scale, z)];
+        const double bound = unit.scouted ? prebounds_[sweep_.time_index(u, scale, z)]
+                                          : bound_at(u, *schedule, scale, z);
+        if (std::isnan(bound) || bound <= threshold) return false;
+        sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
+        ++unit.bounded_runs;
+        unit.bounded_work += unit.counts.tasks();
+        return true;
+    }
+
+    // One job: generate the unit's DAG, simulate it everywhere it runs (and its bounds allow),
+    // free it. A scouted unit is not generated again where its bounds leave every point out.
+    void run_unit(std::size_t u) {
+        Unit& unit = units_[u];
+        if (!unit.error.empty()) return;  // left out for memory, or refused by the bound pass
+        if (unit.symmetry.representatives > 0) return run_symmetric_unit(unit, u);
+        std::vector<std::pair<std::size_t, std::size_t>> points;
+        for (const auto& [scale, z] : points_of(unit)) {
+            if (unit.scouted && left_out(unit, u, scale, z, nullptr))
+                progress(unit.counts.tasks());
+            else
+                points.emplace_back(scale, z);
+        }
+        if (points.empty()) return;
+        const auto start = Clock::now();
+        Schedule schedule;
+        try {
+            schedule =
+                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
+        } catch (const InputError& e) {
+            unit.error = e.what();
+            return;
+        }
+        unit.hash =
+            detail::timing_hash(schedule, resize_by_payload(sweep_.collectives[unit.collective]));
         sweep_.rounds[u] = detail::transfer_rounds(schedule);
         const auto generated = Clock::now();
         std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
-        const SimOptions options{request_.contention, false};
-        for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
-            if (sweep_.scales[scale].ranks() != schedule.shape.ranks) continue;
-            for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
-                if (!runs_at(schedule.shape.pieces, collective, sweep_.sizes[z])) continue;
-                set_message_size(schedule, sweep_.sizes[z]);
-                if (!left_out(unit, u, schedule, scale, z)) {
-                    if (!successors) successors = schedule.successors();
-                    sweep_.times[sweep_.time_index(u, scale, z)] =
-                        simulate(schedule, *successors, request_.machine, layouts_[scale], options)
-                            .makespan;
-                }
-                if (request_.progress) request_.progress->add(schedule.size());
+        for (const auto& [scale, z] : points) {
+            set_message_size(schedule, sweep_.sizes[z]);
+            if (!unit.scouted && left_out(unit, u, scale, z, &schedule)) {
+                progress(schedule.size());
+                continue;
             }
+            if (!successors) successors = schedule.successors();
+            sweep_.times[sweep_.time_index(u, scale, z)] =
+                simulate(schedule, *successors, request_.machine, layouts_[scale],
+                         SimOptions{request_.contention, false})
+                    .makespan;
+            progress(schedule.size());
         }
-        unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
+        unit.generate_seconds += std::chrono::duration<double>(generated - start).count();
         unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
+    }
+    void progress(std::uint64_t tasks) const {
+        if (request_.progress) request_.progress->add(tasks);
     }
 
     // The same job through quotients: the full DAG is built only for the sizes they miss.
@@ -471,6 +529,7 @@ class SweepRun {
     detail::Sweep sweep_;
     std::vector<Unit> units_;
     std::vector<double> thresholds_;  // per point: see detail::bound_thresholds
+    std::vector<double> prebounds_;   // [unit][scale][size]: bounded units' lower bounds
     SweepStats stats_;
 };
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "select_sweep.hpp"
+#include "select_unit.hpp"
 
 namespace piccolo::detail {
 
@@ -78,6 +79,58 @@ std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingH
             }
         }
     return thresholds;
+}
+
+bool mark_scouted(const Sweep& sweep, std::span<Unit> units) {
+    bool any = false;
+    for (Unit& unit : units) {
+        if (!unit.bounded || unit.left_out) continue;
+        const auto& candidates =
+            sweep.sets[sweep.set_index(unit.collective, unit.p_index, unit.algorithm)].candidates;
+        unit.scouted = std::all_of(candidates.begin(), candidates.end(),
+                                   [&](const Candidate& x) { return units[x.schedule].bounded; });
+        any = any || unit.scouted;
+    }
+    return any;
+}
+
+void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const double> prebounds) {
+    const std::size_t points = sweep.scales.size() * sweep.sizes.size();
+    std::vector<std::size_t> scouted;
+    for (std::size_t u = 0; u < units.size(); ++u)
+        if (units[u].scouted) scouted.push_back(u);
+    for (std::size_t u : scouted)
+        for (std::size_t i = 0; i < points; ++i) {
+            const double mine = prebounds[u * points + i];
+            if (std::isnan(mine)) continue;
+            const bool smallest = std::none_of(scouted.begin(), scouted.end(), [&](std::size_t v) {
+                const double other = prebounds[v * points + i];
+                return v != u && units[v].collective == units[u].collective &&
+                       units[v].p_index == units[u].p_index &&
+                       units[v].algorithm == units[u].algorithm &&
+                       (other < mine || (other == mine && v < u));
+            });
+            if (smallest) units[u].stage = 1;
+        }
+}
+
+double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
+                std::size_t z) {
+    const std::size_t c = units[u].collective, p = units[u].p_index;
+    double most = 0;
+    for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
+        const auto& candidates = sweep.sets[sweep.set_index(c, p, a)].candidates;
+        if (std::none_of(candidates.begin(), candidates.end(),
+                         [&](const Candidate& x) { return x.schedule == u; }))
+            continue;
+        double best = std::numeric_limits<double>::infinity();
+        for (const Candidate& x : candidates)  // finished units only: no races
+            if (units[x.schedule].stage < units[u].stage)
+                if (const double t = sweep.time(x.schedule, scale, z); !std::isnan(t))
+                    best = std::min(best, t);
+        most = std::max(most, best * (1 + 3 * equal_time_tolerance));
+    }
+    return most;
 }
 
 }  // namespace piccolo::detail

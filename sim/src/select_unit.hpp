@@ -27,14 +27,34 @@ struct Unit {
     // then built too only for the sizes the quotient does not cover, when `full_too`.
     SymmetryChoice symmetry;
     bool full_too = false;
-    // Simulated after every other unit, only where its lower bound allows (bound_min_tasks).
+    // Simulated after every other unit, only where its lower bound allows (bound_min_tasks):
+    // stage 1 (scouts: the smallest bound of their collective, p and algorithm somewhere), then
+    // stage 2 against the thresholds the scouts tighten; the plain units are stage 0.
     bool bounded = false;
+    bool scouted = false;  // bounded, and no plain unit shares its collective, p and algorithm
+    int stage = 0;
     std::uint64_t bounded_runs = 0, bounded_work = 0;  // simulations the bound left out
     TimingHash hash;                                   // set by its job
     std::string error;      // generate() refused it, or it was left out: no times
     bool left_out = false;  // more than the memory budget, for default k only
     double generate_seconds = 0, simulate_seconds = 0;
 };
+
+// Marks the bounded units `scouted` whose (collective, p, algorithm) has no plain unit: the
+// plain stage sets no threshold near their times (at 75,264 ranks every rm and prm DAG is
+// bounded), so their bounds are computed first and scouts picked from them. Returns whether any.
+bool mark_scouted(const Sweep& sweep, std::span<Unit> units);
+
+// Marks as stage 1 every scouted unit whose lower bound is the smallest of the scouted units of
+// its collective, p and algorithm at some point (`prebounds`: [unit][scale][size], NaN where it
+// was not computed); the other bounded units stay in stage 2.
+void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const double> prebounds);
+
+// The bound needs computing in full only up to the best time simulated so far (by units of an
+// earlier stage) of every algorithm unit u is a candidate of, times the tolerance: below that,
+// the ranking reads its value (whether a left-out k might be its algorithm's best).
+double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
+                std::size_t z);
 
 // One note per (collective, p, algorithm) some of whose k were left out for memory: which k, and
 // the largest estimate among them.
