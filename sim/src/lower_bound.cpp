@@ -4,7 +4,9 @@
 //    message; n servers busy for B in all are busy until at least B / n, and each busy period
 //    ends at most `overrun` after a completion the makespan counts;
 //  - the dependency chain: every task starts no earlier than its dependencies are done and takes
-//    at least its uncontended time (a transfer o_s + (m-1)G + L + o_r to delivery).
+//    at least its uncontended time (a transfer o_s + (m-1)G + L + o_r to delivery); where it
+//    waits for several messages that its rank sent or received through slots, no earlier than
+//    those messages' holds, queued on the slots, allow.
 // The engine's prices (pricing.hpp) and levels (network.hpp) are used as they are, so the bound
 // and the replay read the same numbers.
 #include "piccolo/lower_bound.hpp"
@@ -179,6 +181,58 @@ class BoundPass {
         return delivered - x.o_r - (x.rendezvous ? 0 : x.L);
     }
 
+    // A message's time on a slot: it starts no earlier than `release`, holds the slot at least
+    // `hold`, and the completion awaited comes at least `after` past the hold's end.
+    struct Held {
+        SimTime release = 0, hold = 0, after = 0;
+    };
+
+    // The dependencies of t that rank src(t) sent, or received, through offload slots: all of
+    // them queue on its slots (a round's sends and receives, in the round-synchronous styles).
+    // Those released at R or later hold the slots for H in all, so one of them ends its hold at
+    // R + H / slots or later, and t waits for its completion (docs/bounds.md).
+    SimTime through_slots(TaskId t) {
+        const int slots = servers_[send_slots].servers;
+        if (slots == 0) return 0;
+        sends_.clear();
+        receives_.clear();
+        const Rank rank = s_.src[t];
+        auto add = [&](TaskId d, bool sent) {
+            if (s_.kind[d] != TaskKind::transfer || done_[d] >= max_time) return;
+            const Price& x = pricing_.at(level_of(d), s_.size_class[d]);
+            if (x.overhead == OverheadModel::cpu) return;
+            const SimTime start = done_[d] - (x.o_s + x.wire + x.L + x.o_r);
+            if (s_.src[d] == rank) {
+                const SimTime hold = std::max(x.o_s, x.g) + x.wire;
+                const SimTime awaited =
+                    sent ? x.o_s + x.wire + (x.rendezvous ? x.L : 0) : x.o_s + x.wire + x.L + x.o_r;
+                sends_.push_back({start, hold, awaited - hold});
+            }
+            // A receive slot is held W + o_r from the first byte's landing to the delivery.
+            if (!sent && s_.dst[d] == rank)
+                receives_.push_back({start + x.o_s + x.L, x.wire + x.o_r, 0});
+        };
+        for (TaskId d : s_.deps.row(t)) add(d, false);
+        for (TaskId d : s_.sent_deps_of(t)) add(d, true);
+        return std::max(latest_completion(sends_, slots),
+                        latest_completion(receives_, servers_[receive_slots].servers));
+    }
+
+    // The latest completion among messages sharing `slots` servers: the largest, over release
+    // times R, of R + (holds released at R or later) / slots + the least `after` among them.
+    static SimTime latest_completion(std::vector<Held>& held, int slots) {
+        if (held.size() < 2) return 0;  // one message: the chain counts it already
+        std::sort(held.begin(), held.end(),
+                  [](const Held& a, const Held& b) { return a.release > b.release; });
+        SimTime sum = 0, after = max_time, latest = 0;
+        for (const Held& h : held) {
+            sum = std::min(max_time, sum + h.hold);
+            after = std::min(after, h.after);
+            latest = std::max(latest, h.release + sum / slots + after);
+        }
+        return std::min(latest, max_time);
+    }
+
     // The latest earliest completion, over the tasks in an order where dependencies come first.
     SimTime dependency_chain() {
         done_.assign(s_.size(), 0);
@@ -187,6 +241,7 @@ class BoundPass {
             SimTime ready = 0;
             for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
             for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
+            ready = std::max(ready, through_slots(t));
             done_[t] = std::min(max_time, done_after(t, ready));
             longest = std::max(longest, done_[t]);
         };
@@ -235,6 +290,7 @@ class BoundPass {
     std::vector<ServerSet> servers_;
     std::vector<std::vector<int>> unit_;  // [level][rank]
     std::vector<SimTime> done_;
+    std::vector<Held> sends_, receives_;  // through_slots()'s scratch
     std::size_t levels_ = 0;
     bool passed_ = false;  // a busy time proved the bound above `enough`: the rest is skipped
 };

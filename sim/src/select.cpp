@@ -23,10 +23,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "piccolo/engine.hpp"
@@ -68,7 +68,8 @@ class SweepRun {
 
     SelectResult run() {
         plan_units();
-        const std::uint64_t budget = job_budget();
+        const std::uint64_t budget = detail::job_budget(sweep_, units_, request_);
+        for (std::string& note : detail::left_out_notes(sweep_, units_)) notes_.push_back(note);
         const int threads =
             request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
         tbb::task_arena arena(threads);
@@ -245,68 +246,6 @@ class SweepRun {
             }
     }
 
-    // The bytes the jobs may hold at once: the budget less what the process holds already. A
-    // unit whose job alone would not fit is refused before anything starts, or left out where
-    // only default k stand for it (may_leave_out).
-    [[nodiscard]] std::uint64_t job_budget() {
-        const bool given = request_.memory_budget > 0;
-        const std::uint64_t budget = given ? request_.memory_budget : default_memory_budget();
-        const std::string origin = given ? "" : " (the default: half of the memory available now)";
-        const std::uint64_t held = detail::resident_bytes();
-        if (held >= budget)
-            throw InputError(fmt::format(
-                "--memory-budget: the budget of {}{} is less than the {} piccolo holds before the "
-                "sweep starts; raise --memory-budget",
-                detail::format_memory(budget), origin, detail::format_memory(held)));
-        for (std::size_t u = 0; u < units_.size(); ++u) {
-            Unit& unit = units_[u];
-            if (unit.estimate <= budget - held) continue;
-            if (may_leave_out(u)) {
-                leave_out(unit, budget - held);
-                continue;
-            }
-            const AlgorithmInfo& info = *sweep_.algorithms[unit.algorithm].info;
-            throw InputError(fmt::format(
-                "--memory-budget: {} {}{} at p = {} needs about {} ({} tasks), more than the "
-                "budget of {}{} leaves beside the {} piccolo holds; raise --memory-budget, or "
-                "leave it out with --algorithms or -k, or use fewer --nodes",
-                to_string(sweep_.collectives[unit.collective]), info.name,
-                info.has_radix ? fmt::format(" with k = {}", unit.k) : "",
-                sweep_.ranks[unit.p_index], detail::format_memory(unit.estimate),
-                unit.counts.tasks(), detail::format_memory(budget), origin,
-                detail::format_memory(held)));
-        }
-        for (std::string& note : detail::left_out_notes(sweep_, units_)) notes_.push_back(note);
-        return budget - held;
-    }
-
-    // Every valid k is the default, and at tens of thousands of ranks the largest k plan
-    // all-to-all rounds of billions of tasks: a unit that only default k of a non-baseline
-    // algorithm with k stand for may be left out (and said so) instead of refusing the sweep.
-    [[nodiscard]] bool may_leave_out(std::size_t u) const {
-        if (!request_.radices.empty()) return false;
-        const Unit& unit = units_[u];
-        for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
-            const AlgorithmInfo& info = *sweep_.algorithms[a].info;
-            for (const detail::Candidate& x :
-                 sweep_.sets[sweep_.set_index(unit.collective, unit.p_index, a)].candidates)
-                if (x.schedule == u && (!info.has_radix || detail::is_baseline(info.name)))
-                    return false;
-        }
-        return true;
-    }
-
-    // No job: its candidates fail as generate() refusals do (merge_identical drops them).
-    static void leave_out(Unit& unit, std::uint64_t room) {
-        unit.error = fmt::format(
-            "not simulated: needs about {} of memory, more than the {} the budget leaves; raise "
-            "--memory-budget",
-            detail::format_memory(unit.estimate), detail::format_memory(room));
-        unit.left_out = true;
-        unit.runs = unit.work = 0;
-        unit.bounded = false;
-    }
-
     // ---- step 2: jobs ---------------------------------------------------------------------------
     // Every unit but the bounded ones, then those, against the thresholds the others' times set.
     void run_units(std::uint64_t budget, int threads) {
@@ -382,22 +321,32 @@ class SweepRun {
     void bound_unit(std::size_t u) {
         Unit& unit = units_[u];
         const auto start = Clock::now();
-        Schedule schedule;
-        try {
-            schedule =
-                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
-        } catch (const InputError& e) {
-            unit.error = e.what();
-            return;
-        }
-        const Collective collective = sweep_.collectives[unit.collective];
-        unit.hash = detail::timing_hash(schedule, resize_by_payload(collective));
-        sweep_.rounds[u] = detail::transfer_rounds(schedule);
+        std::optional<Schedule> built = build(u);
+        if (!built) return;
+        Schedule& schedule = *built;
         for (const auto& [scale, z] : points_of(unit)) {
             set_message_size(schedule, sweep_.sizes[z]);
             prebounds_[sweep_.time_index(u, scale, z)] = bound_at(u, schedule, scale, z);
         }
         unit.generate_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    }
+
+    // The unit's DAG, its timing hash and rounds recorded; none, and the unit failed, where
+    // generate() refuses it.
+    std::optional<Schedule> build(std::size_t u) {
+        Unit& unit = units_[u];
+        std::optional<Schedule> schedule;
+        try {
+            schedule =
+                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
+        } catch (const InputError& e) {
+            unit.error = e.what();
+            return std::nullopt;
+        }
+        unit.hash =
+            detail::timing_hash(*schedule, resize_by_payload(sweep_.collectives[unit.collective]));
+        sweep_.rounds[u] = detail::transfer_rounds(*schedule);
+        return schedule;
     }
 
     // (scale, size) of every simulation of the unit.
@@ -415,7 +364,7 @@ class SweepRun {
 
     // The bound of the schedule (resized to the point), computed in full up to the larger of the
     // point's threshold and own_best(): a bound stopped early is still a bound, and above both.
-    // Infinity, not computed, where the threshold is infinite (nothing to compare with).
+    // 0 (a bound, not computed) where the threshold is infinite: nothing to compare with.
     double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z) {
         const double threshold = thresholds_[sweep_.point_index(units_[u].collective, scale, z)];
         if (std::isinf(threshold)) return 0;
@@ -456,17 +405,9 @@ class SweepRun {
         }
         if (points.empty()) return;
         const auto start = Clock::now();
-        Schedule schedule;
-        try {
-            schedule =
-                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
-        } catch (const InputError& e) {
-            unit.error = e.what();
-            return;
-        }
-        unit.hash =
-            detail::timing_hash(schedule, resize_by_payload(sweep_.collectives[unit.collective]));
-        sweep_.rounds[u] = detail::transfer_rounds(schedule);
+        std::optional<Schedule> built = build(u);
+        if (!built) return;
+        Schedule& schedule = *built;
         const auto generated = Clock::now();
         std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
         for (const auto& [scale, z] : points) {

@@ -56,6 +56,12 @@ void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const doub
 double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
                 std::size_t z);
 
+// The bytes the jobs may hold at once: the budget (the request's, else default_memory_budget())
+// less what the process holds already. A unit whose job alone would not fit is refused before
+// anything starts (InputError naming it, its estimate and the options that help), or left out
+// (`left_out`, with `error` saying why) where only default k of k-ring, rm or prm stand for it.
+std::uint64_t job_budget(const Sweep& sweep, std::span<Unit> units, const SelectRequest& request);
+
 // One note per (collective, p, algorithm) some of whose k were left out for memory: which k, and
 // the largest estimate among them.
 std::vector<std::string> left_out_notes(const Sweep& sweep, std::span<const Unit> units);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "piccolo/error.hpp"
 #include "select_memory.hpp"
 #include "select_text.hpp"
 #include "select_unit.hpp"
@@ -37,7 +38,64 @@ void take_times(Sweep& sweep, std::size_t from, std::size_t to) {
         }
 }
 
+// Every valid k is the default, and at tens of thousands of ranks the largest k plan all-to-all
+// rounds of billions of tasks: a unit that only default k of a non-baseline algorithm with k
+// stand for may be left out (and said so) instead of refusing the sweep.
+bool may_leave_out(const Sweep& sweep, std::span<const Unit> units, std::size_t u,
+                   const SelectRequest& request) {
+    if (!request.radices.empty()) return false;
+    const Unit& unit = units[u];
+    for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
+        const AlgorithmInfo& info = *sweep.algorithms[a].info;
+        for (const Candidate& x :
+             sweep.sets[sweep.set_index(unit.collective, unit.p_index, a)].candidates)
+            if (x.schedule == u && (!info.has_radix || is_baseline(info.name))) return false;
+    }
+    return true;
+}
+
+// No job: its candidates fail as generate() refusals do (merge_identical drops them).
+void leave_out(Unit& unit, std::uint64_t room) {
+    unit.error = fmt::format(
+        "not simulated: needs about {} of memory, more than the {} the budget leaves; raise "
+        "--memory-budget",
+        format_memory(unit.estimate), format_memory(room));
+    unit.left_out = true;
+    unit.runs = unit.work = 0;
+    unit.bounded = false;
+}
+
 }  // namespace
+
+std::uint64_t job_budget(const Sweep& sweep, std::span<Unit> units, const SelectRequest& request) {
+    const bool given = request.memory_budget > 0;
+    const std::uint64_t budget = given ? request.memory_budget : default_memory_budget();
+    const std::string origin = given ? "" : " (the default: half of the memory available now)";
+    const std::uint64_t held = resident_bytes();
+    if (held >= budget)
+        throw InputError(fmt::format(
+            "--memory-budget: the budget of {}{} is less than the {} piccolo holds before the "
+            "sweep starts; raise --memory-budget",
+            format_memory(budget), origin, format_memory(held)));
+    for (std::size_t u = 0; u < units.size(); ++u) {
+        Unit& unit = units[u];
+        if (unit.estimate <= budget - held) continue;
+        if (may_leave_out(sweep, units, u, request)) {
+            leave_out(unit, budget - held);
+            continue;
+        }
+        const AlgorithmInfo& info = *sweep.algorithms[unit.algorithm].info;
+        throw InputError(fmt::format(
+            "--memory-budget: {} {}{} at p = {} needs about {} ({} tasks), more than the budget "
+            "of {}{} leaves beside the {} piccolo holds; raise --memory-budget, or leave it out "
+            "with --algorithms or -k, or use fewer --nodes",
+            to_string(sweep.collectives[unit.collective]), info.name,
+            info.has_radix ? fmt::format(" with k = {}", unit.k) : "", sweep.ranks[unit.p_index],
+            format_memory(unit.estimate), unit.counts.tasks(), format_memory(budget), origin,
+            format_memory(held)));
+    }
+    return budget - held;
+}
 
 std::vector<std::string> left_out_notes(const Sweep& sweep, std::span<const Unit> units) {
     std::vector<std::string> notes;

@@ -51,6 +51,30 @@ TEST_CASE("bound: four sends from one slot add up their o_s + (m-1)G") {
     CHECK(hand::run(s, m, 5, 1).makespan == 14);
 }
 
+TEST_CASE("bound: a round waits for the previous round's sends queued on the rank's slot") {
+    // Device radix 1, g = 0: rank 0's three sends hold the slot 3 each and deliver 2 after their
+    // hold ends, the last at 9 + 2 = 11; the send that waits for all three delivers 5 later.
+    // The chain alone gives 10, the slot's sum 12.
+    const Machine m = hand::machine(1, 1, std::nullopt);
+    const Schedule s =
+        hand::schedule(5, {{0, 1, 3, "-1"}, {0, 2, 3, "-1"}, {0, 3, 3, "-1"}, {0, 4, 3, "0,1,2"}});
+    const MakespanBound b = bound(s, m, 5, 1);
+    CHECK(b.seconds == 16);
+    CHECK(b.limit == "the dependency chain");
+    CHECK(hand::run(s, m, 5, 1).makespan == 16);
+}
+
+TEST_CASE("bound: a task waits for the receives queued on its rank's receive slot") {
+    // Ranks 1, 2, 3 each send rank 0 three bytes at once; rank 0's one receive slot takes them
+    // one after another from their landing at o_s + L = 2, W + o_r = 3 each: delivered at 5, 8
+    // and 11. Rank 0 then sends to rank 4: delivered 5 later.
+    const Machine m = hand::machine(1, 1, std::nullopt);
+    const Schedule s =
+        hand::schedule(5, {{1, 0, 3, "-1"}, {2, 0, 3, "-1"}, {3, 0, 3, "-1"}, {0, 4, 3, "0,1,2"}});
+    CHECK(bound(s, m, 5, 1).seconds == 16);
+    CHECK(hand::run(s, m, 5, 1).makespan == 16);
+}
+
 TEST_CASE("bound: a send slot's gap past the delivery is taken off") {
     // g = 10 > o_s + L + o_r = 3: each send holds its slot max(o_s, g) + W = 12, and the last
     // frees 10 - 1 - 1 - 1 = 7 after its delivery: (2 x 12) / 1 - 7 = 17.
