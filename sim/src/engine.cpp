@@ -66,6 +66,7 @@ class Engine {
           missing_(s.size()),
           level_(fixed_levels.begin(), fixed_levels.end()),
           levels_fixed_(!fixed_levels.empty()),
+          stop_after_(last_time_within(o.give_up_after)),
           record_(m, ranks_, s.size(), o.record_trace) {
         if (pricing_.longest_cost() > max_seconds)
             throw InputError(fmt::format(
@@ -105,13 +106,32 @@ class Engine {
         if (joins) ready_at_.assign(s_.size(), 0);
         while (!events_.empty()) {
             const Event e = events_.pop();
-            if (e.time > max_time) throw_too_long();
+            if (e.time > stop_after_ && stops(e)) return stopped_at(e.time);
             dispatch(e);
+            if (record_.latest_completion() > stop_after_)
+                return stopped_at(record_.latest_completion());
         }
         return std::move(record_).finish(s_);
     }
 
   private:
+    // An event of a transfer's or compute task's own steps belongs to a task not yet complete,
+    // whose completion comes no earlier: such an event past the limit proves the makespan past
+    // it, and so does a completion decided ahead of its time. A wake, or a fair-share
+    // prediction, may be stale (its owner's queue served earlier, the flow's rate changed) and
+    // proves nothing.
+    static bool stops(const Event& e) {
+        if (e.time > max_time) throw_too_long();
+        return e.kind() >= EventKind::received;
+    }
+    static SimResult stopped_at(SimTime time) {
+        if (time > max_time) throw_too_long();
+        SimResult result;
+        result.makespan = to_seconds(time);
+        result.gave_up = true;
+        return result;
+    }
+
     [[noreturn]] static void throw_too_long() {
         throw InputError(
             fmt::format("this run lasts longer than simulated time can count ({} s at femtosecond "
@@ -504,6 +524,7 @@ class Engine {
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
     EventQueue events_;
+    SimTime stop_after_;  // the latest event time that does not stop the replay
     RunRecord record_;
 };
 

@@ -25,6 +25,7 @@ enum class EventKind : std::uint8_t {
     flow_end,   // a fair-share flow ends and frees its share (if the prediction still holds)
     wake,       // a slot of pool (kind - wake) frees: serve its queue; id = the owner
     wake_last = wake + 7,
+    // From here on, a step of a task not yet complete: the engine's give-up rule relies on it.
     received,  // cpu overhead model: the last byte is in, o_r waits for the processor
     ready,     // every dependency of a task is done
     inject,    // o_s is over: the first byte may leave

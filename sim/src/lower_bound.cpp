@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "network.hpp"
@@ -237,12 +238,14 @@ class BoundPass {
     SimTime dependency_chain() {
         done_.assign(s_.size(), 0);
         SimTime longest = 0;
+        std::optional<TaskId> last;  // the task visited before, and when it was ready
+        SimTime last_ready = 0;
         auto visit = [&](TaskId t) {
-            SimTime ready = 0;
-            for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
-            for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
-            ready = std::max(ready, through_slots(t));
-            done_[t] = std::min(max_time, done_after(t, ready));
+            // A round's sends from one rank wait for the same messages (the round-synchronous
+            // styles give each the same dependencies): their readiness is found once.
+            if (!last || !same_wait(t, *last)) last_ready = ready_at_earliest(t);
+            last = t;
+            done_[t] = std::min(max_time, done_after(t, last_ready));
             longest = std::max(longest, done_[t]);
         };
         if (points_backward()) {
@@ -251,6 +254,18 @@ class BoundPass {
             for (TaskId t = 0; t < s_.size(); ++t) visit(t);  // every generated schedule
         }
         return longest;
+    }
+
+    [[nodiscard]] SimTime ready_at_earliest(TaskId t) {
+        SimTime ready = 0;
+        for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
+        for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
+        return std::max(ready, through_slots(t));
+    }
+    // Tasks of one rank with the same dependencies are ready at the same earliest time.
+    [[nodiscard]] bool same_wait(TaskId t, TaskId u) const {
+        return s_.src[t] == s_.src[u] && std::ranges::equal(s_.deps.row(t), s_.deps.row(u)) &&
+               std::ranges::equal(s_.sent_deps_of(t), s_.sent_deps_of(u));
     }
 
     [[nodiscard]] bool points_backward() const {

@@ -29,6 +29,8 @@ class RunRecord {
                    SimTime time);
     void computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimTime end);
     void finished_at(SimTime time) { makespan_ = std::max(makespan_, time); }
+    // The latest completion decided so far (the engine decides a delivery before its time).
+    [[nodiscard]] SimTime latest_completion() const { return makespan_; }
 
     // A wait of `delay` at a device slot (receive: false = send slots), at a level's lanes, or at
     // one of the other points.

@@ -266,6 +266,7 @@ class SweepRun {
                 prebounds_.assign(sweep_.times.size(), not_run);
                 run_jobs(scouted_units(), budget, threads, [&](std::size_t u) { bound_unit(u); });
                 detail::mark_scouts(sweep_, units_, prebounds_);
+                update_thresholds();  // the same thresholds; the scouted units are hashed now
                 run_batch(1, budget, threads);
                 update_thresholds();
             }
@@ -277,15 +278,18 @@ class SweepRun {
             stats_.simulate_seconds += u.simulate_seconds;
             stats_.bounded += u.bounded_runs;
             stats_.bounded_tasks += u.bounded_work;
+            stats_.stopped += u.stopped_runs;
         }
         stats_.simulations -= stats_.bounded;
         stats_.simulated_tasks -= stats_.bounded_tasks;
     }
 
+    // Between stages, serially: what the next stage's limits read.
     void update_thresholds() {
         std::vector<detail::TimingHash> hashes;
         for (const Unit& u : units_) hashes.push_back(u.hash);
         thresholds_ = detail::bound_thresholds(sweep_, hashes);
+        alone_ = detail::alone_units(sweep_, units_);
     }
     [[nodiscard]] std::vector<std::size_t> scouted_units() const {
         std::vector<std::size_t> order;
@@ -345,6 +349,7 @@ class SweepRun {
         }
         unit.hash =
             detail::timing_hash(*schedule, resize_by_payload(sweep_.collectives[unit.collective]));
+        unit.hashed = true;
         sweep_.rounds[u] = detail::transfer_rounds(*schedule);
         return schedule;
     }
@@ -374,13 +379,30 @@ class SweepRun {
             .seconds;
     }
 
+    // A bounded unit's time at a point matters up to the larger of the point's threshold and its
+    // algorithms' best so far, and up to their best so far among DAGs no other algorithm has:
+    // above either it is neither the best, nor the runner-up, nor its algorithm's best k
+    // (docs/bounds.md). Infinity where the threshold is (nothing to compare with), and for
+    // units that are not bounded.
+    [[nodiscard]] double what_matters(std::size_t u, std::size_t scale, std::size_t z) const {
+        const double threshold =
+            units_[u].bounded ? thresholds_[sweep_.point_index(units_[u].collective, scale, z)]
+                              : std::numeric_limits<double>::infinity();
+        if (std::isinf(threshold)) return threshold;
+        return std::min(std::max(threshold, detail::own_best(sweep_, units_, u, scale, z)),
+                        detail::own_best(sweep_, units_, u, scale, z, alone_));
+    }
+
     // A bounded unit's simulation at a point is left out when its lower bound there (computed
-    // before, for scouted units) is above the threshold: it cannot be the best or the
-    // runner-up; the bound is kept for the ranking.
+    // before, for scouted units) is above the threshold, or above its algorithms' best so far
+    // among DAGs no other algorithm has: it cannot be the best or the runner-up; the bound is
+    // kept for the ranking.
     bool left_out(Unit& unit, std::size_t u, std::size_t scale, std::size_t z,
                   const Schedule* schedule) {
         if (!unit.bounded) return false;
-        const double threshold = thresholds_[sweep_.point_index(unit.collective, scale, z)];
+        const double threshold =
+            std::min(thresholds_[sweep_.point_index(unit.collective, scale, z)],
+                     detail::own_best(sweep_, units_, u, scale, z, alone_));
         const double bound = unit.scouted ? prebounds_[sweep_.time_index(u, scale, z)]
                                           : bound_at(u, *schedule, scale, z);
         if (std::isnan(bound) || bound <= threshold) return false;
@@ -417,10 +439,16 @@ class SweepRun {
                 continue;
             }
             if (!successors) successors = schedule.successors();
-            sweep_.times[sweep_.time_index(u, scale, z)] =
-                simulate(schedule, *successors, request_.machine, layouts_[scale],
-                         SimOptions{request_.contention, false})
-                    .makespan;
+            SimOptions options{request_.contention, false};
+            options.give_up_after = what_matters(u, scale, z);
+            const SimResult run =
+                simulate(schedule, *successors, request_.machine, layouts_[scale], options);
+            if (run.gave_up) {  // left out as a bound past what matters leaves it out
+                sweep_.bounds[sweep_.time_index(u, scale, z)] = run.makespan;
+                ++unit.stopped_runs;
+            } else {
+                sweep_.times[sweep_.time_index(u, scale, z)] = run.makespan;
+            }
             progress(schedule.size());
         }
         unit.generate_seconds += std::chrono::duration<double>(generated - start).count();
@@ -447,6 +475,7 @@ class SweepRun {
         }
         const QuotientSchedule& q = replay->quotient();
         unit.hash = detail::timing_hash(q.schedule, resize_by_payload(collective), q.destination);
+        unit.hashed = true;
         sweep_.rounds[u] = detail::transfer_rounds(q.schedule);
         const auto generated = Clock::now();
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
@@ -470,6 +499,7 @@ class SweepRun {
     detail::Sweep sweep_;
     std::vector<Unit> units_;
     std::vector<double> thresholds_;  // per point: see detail::bound_thresholds
+    std::vector<char> alone_;         // per unit: see detail::alone_units
     std::vector<double> prebounds_;   // [unit][scale][size]: bounded units' lower bounds
     SweepStats stats_;
 };

@@ -87,8 +87,10 @@ bool mark_scouted(const Sweep& sweep, std::span<Unit> units) {
         if (!unit.bounded || unit.left_out) continue;
         const auto& candidates =
             sweep.sets[sweep.set_index(unit.collective, unit.p_index, unit.algorithm)].candidates;
-        unit.scouted = std::all_of(candidates.begin(), candidates.end(),
-                                   [&](const Candidate& x) { return units[x.schedule].bounded; });
+        // A plain unit of another algorithm (rm with k = 2 is rd's DAG) times only that one k.
+        unit.scouted = std::all_of(candidates.begin(), candidates.end(), [&](const Candidate& x) {
+            return units[x.schedule].bounded || units[x.schedule].algorithm != unit.algorithm;
+        });
         any = any || unit.scouted;
     }
     return any;
@@ -115,7 +117,7 @@ void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const doub
 }
 
 double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
-                std::size_t z) {
+                std::size_t z, std::span<const char> alone) {
     const std::size_t c = units[u].collective, p = units[u].p_index;
     double most = 0;
     for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
@@ -125,12 +127,35 @@ double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, 
             continue;
         double best = std::numeric_limits<double>::infinity();
         for (const Candidate& x : candidates)  // finished units only: no races
-            if (units[x.schedule].stage < units[u].stage)
+            if (units[x.schedule].stage < units[u].stage && (alone.empty() || alone[x.schedule]))
                 if (const double t = sweep.time(x.schedule, scale, z); !std::isnan(t))
                     best = std::min(best, t);
         most = std::max(most, best * (1 + 3 * equal_time_tolerance));
     }
     return most;
+}
+
+std::vector<char> alone_units(const Sweep& sweep, std::span<const Unit> units) {
+    std::vector<char> alone(units.size(), 0);
+    for (std::size_t v = 0; v < units.size(); ++v) {
+        if (!units[v].hashed) continue;
+        const std::size_t c = units[v].collective, p = units[v].p_index;
+        bool differs = true;
+        for (std::size_t a = 0; a < sweep.algorithms.size() && differs; ++a) {
+            if (a == units[v].algorithm) continue;
+            for (const Candidate& w : sweep.sets[sweep.set_index(c, p, a)].candidates) {
+                const Unit& other = units[w.schedule];
+                const bool no_times = !other.error.empty();  // never merged
+                if (w.schedule == v ||
+                    (!no_times && (!other.hashed || other.hash == units[v].hash))) {
+                    differs = false;
+                    break;
+                }
+            }
+        }
+        alone[v] = differs ? 1 : 0;
+    }
+    return alone;
 }
 
 }  // namespace piccolo::detail

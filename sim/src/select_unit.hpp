@@ -34,9 +34,11 @@ struct Unit {
     bool scouted = false;  // bounded, and no plain unit shares its collective, p and algorithm
     int stage = 0;
     std::uint64_t bounded_runs = 0, bounded_work = 0;  // simulations the bound left out
-    TimingHash hash;                                   // set by its job
-    std::string error;      // generate() refused it, or it was left out: no times
-    bool left_out = false;  // more than the memory budget, for default k only
+    std::uint64_t stopped_runs = 0;  // simulations stopped once past what mattered
+    TimingHash hash;                 // set by its job
+    bool hashed = false;             // `hash` is set
+    std::string error;               // generate() refused it, or it was left out: no times
+    bool left_out = false;           // more than the memory budget, for default k only
     double generate_seconds = 0, simulate_seconds = 0;
 };
 
@@ -50,11 +52,20 @@ bool mark_scouted(const Sweep& sweep, std::span<Unit> units);
 // was not computed); the other bounded units stay in stage 2.
 void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const double> prebounds);
 
-// The bound needs computing in full only up to the best time simulated so far (by units of an
-// earlier stage) of every algorithm unit u is a candidate of, times the tolerance: below that,
-// the ranking reads its value (whether a left-out k might be its algorithm's best).
+// The best time simulated so far (by units of an earlier stage) of every algorithm unit u is a
+// candidate of, times 1 + 3 x the tolerance; the largest over those algorithms (infinity where
+// one has none). With `alone` (alone_units()), only the times of units marked there count.
+// A bound needs computing in full only up to the value without `alone`: below it, the ranking
+// reads its value (whether a left-out k might be its algorithm's best). Above the value with
+// `alone`, u is not its algorithms' best k, and not the runner-up (docs/bounds.md).
 double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
-                std::size_t z);
+                std::size_t z, std::span<const char> alone = {});
+
+// Per unit: is its DAG surely different from every DAG of another algorithm of its collective
+// and p (timing hashes known and different; units that failed or were left out never merge)?
+// Then its time, as an algorithm's best so far, is one the runner-up cannot be slower than
+// unless that algorithm wins. Unhashed units (not generated yet) are not marked.
+std::vector<char> alone_units(const Sweep& sweep, std::span<const Unit> units);
 
 // The bytes the jobs may hold at once: the budget (the request's, else default_memory_budget())
 // less what the process holds already. A unit whose job alone would not fit is refused before

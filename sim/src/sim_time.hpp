@@ -42,6 +42,17 @@ inline double to_seconds(SimTime time) {
     return static_cast<double>(static_cast<long double>(time) / femtoseconds_per_second);
 }
 
+// The latest time t <= max_time with to_seconds(t) <= seconds: any later time reads as more
+// than `seconds`. max_time for a limit beyond it (infinity included).
+inline SimTime last_time_within(double seconds) {
+    if (!(seconds < max_seconds)) return max_time;
+    if (seconds < 0) return -1;
+    SimTime t = to_time(seconds);
+    while (t > 0 && to_seconds(t) > seconds) --t;
+    while (to_seconds(t + 1) <= seconds) ++t;
+    return t;
+}
+
 // A sum of many times (a statistic over millions of transfers may pass 2^63 fs): whole seconds
 // and the femtoseconds left over, both integers, so the total is exact and does not depend on
 // the order of the additions. Times added are >= 0.

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "grid_machines.hpp"
 #include "hand_cases.hpp"
 #include "piccolo/generate.hpp"
 #include "piccolo/lower_bound.hpp"
@@ -119,33 +120,11 @@ TEST_CASE("bound: cpu overheads add up on the rank's processor") {
     CHECK(hand::run(s, m, 4, 1).makespan >= 12);
 }
 
-namespace {
-
-// Machines that between them use every part of the engine the bound reads.
-std::vector<Machine> grid_machines() {
-    std::vector<Machine> machines{load_preset("delta"), load_preset("laptop-mpi"),
-                                  load_preset("dgx-h100")};
-    Machine fair = load_preset("delta");
-    fair.name = "delta-fair";
-    fair.sharing = Sharing::fair;
-    fair.levels[0].capacity = 50e9;
-    validate_machine(fair);
-    machines.push_back(fair);
-    Machine rendezvous = load_preset("laptop-mpi");
-    rendezvous.name = "laptop-rendezvous";
-    for (Level& level : rendezvous.levels) level.rendezvous = 4096;
-    validate_machine(rendezvous);
-    machines.push_back(rendezvous);
-    return machines;
-}
-
-}  // namespace
-
 TEST_CASE("bound: never above the makespan, every algorithm, k, style and collective") {
     std::size_t cases = 0, tight = 0;
     double worst = 0;  // the largest bound / makespan
     std::string where;
-    for (const Machine& m : grid_machines())
+    for (const Machine& m : grid::machines())
         for (const AlgorithmInfo& info : algorithms())
             for (Rank p : {6, 8, 12}) {
                 // Several nodes of up to 4 ranks; a one-node machine (the laptop) holds p alone.

@@ -222,10 +222,10 @@ void print_sweep_details(const SelectResult& result) {
     const SweepStats& s = result.stats;
     fmt::print(stderr,
                "piccolo: sweep: {} candidates, {} distinct schedules, {} simulations of {} tasks "
-               "in all ({} more of {} tasks left out by lower bounds); generating {:.2f} s, "
-               "simulating {:.2f} s (thread time)\n",
+               "in all ({} more of {} tasks left out by lower bounds, {} stopped once past what "
+               "matters); generating {:.2f} s, simulating {:.2f} s (thread time)\n",
                s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks, s.bounded,
-               s.bounded_tasks, s.generate_seconds, s.simulate_seconds);
+               s.bounded_tasks, s.stopped, s.generate_seconds, s.simulate_seconds);
 }
 
 void run_select(const SelectOptions& o) {

@@ -4,6 +4,7 @@
 // LogGP contract"). Knows nothing of files.
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct SimOptions {
     // o_s + (m-1)G + L + o_r from its send start, and a slot reused keeps the gap g.
     bool contention = true;
     bool record_trace = false;
+    // Stop at the first event later than this many seconds: the makespan is then known to be
+    // above it, and the replay ends there (SimResult::gave_up). A sweep uses it to stop a
+    // candidate as soon as it can no longer matter. Infinity: run to the end.
+    double give_up_after = std::numeric_limits<double>::infinity();
 };
 
 // Where time went at one contention point (e.g. "device send slots", "node egress lanes"; under
@@ -56,7 +61,11 @@ struct ComputeTrace {
 };
 
 struct SimResult {
-    double makespan = 0;              // the last completion
+    // The last completion. When the replay gave up (SimOptions::give_up_after), the time of the
+    // first event past the limit instead: a lower bound on the makespan, above the limit; the
+    // other fields are then empty.
+    double makespan = 0;
+    bool gave_up = false;
     std::vector<double> rank_finish;  // per rank: its last receive or compute completion
     std::vector<LevelStats> levels;   // indexed by lowest common level
     std::vector<QueueingStats> queueing;

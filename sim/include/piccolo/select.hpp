@@ -144,7 +144,10 @@ struct SweepStats {
     std::uint64_t simulations = 0;         // (schedule, scale, size) runs of the engine
     std::uint64_t simulated_tasks = 0;     // tasks replayed over all simulations
     std::uint64_t bounded = 0;  // simulations left out: a lower bound showed they cannot matter
-    std::uint64_t bounded_tasks = 0;         // the tasks they would have replayed
+    std::uint64_t bounded_tasks = 0;  // the tasks they would have replayed
+    // Simulations (counted above) stopped once their time passed what mattered: the threshold
+    // and their algorithm's best so far (docs/bounds.md); left out as a bound leaves them out.
+    std::uint64_t stopped = 0;
     double generate_seconds = 0;             // generating DAGs, summed over jobs (thread time)
     double simulate_seconds = 0;             // simulating them, summed over jobs (thread time)
     std::uint64_t memory_budget = 0;         // bytes the jobs could hold at once
