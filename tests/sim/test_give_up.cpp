@@ -47,43 +47,25 @@ TEST_CASE("give up: a chain of three messages stops at the first step past the l
 
 TEST_CASE("give up: never within the makespan, every algorithm, k, style and collective") {
     std::size_t cases = 0, stopped = 0;
-    for (const Machine& m : grid::machines())
-        for (const AlgorithmInfo& info : algorithms())
-            for (Rank p : {6, 8}) {
-                const bool one_node = m.levels.back().fanout == 1;
-                if (one_node && p > m.devices_per_node()) continue;
-                const int ppn = one_node ? p : std::min(m.devices_per_node(), 4);
-                const RankLayout layout(m, (p + ppn - 1) / ppn, ppn);
-                for (int k : info.has_radix ? info.valid_radices(p) : std::vector<int>{0})
-                    for (Collective c : {Collective::allgather, Collective::allreduce})
-                        for (Style style : all_styles)
-                            for (std::uint64_t bytes : {16ULL, 1048576ULL})
-                                for (bool contention : {true, false}) {
-                                    GenerateRequest request{
-                                        c, std::string(info.name), k, p, bytes, false};
-                                    request.style = style;
-                                    const Schedule s = generate(request);
-                                    SimOptions o{contention, false};
-                                    const double t = simulate(s, m, layout, o).makespan;
-                                    INFO(fmt::format("{} {} {} k={} p={} {} {} B contention {}",
-                                                     m.name, to_string(c), info.name, k, p,
-                                                     to_string(style), bytes, contention));
-                                    o.give_up_after = t;
-                                    const SimResult within = simulate(s, m, layout, o);
-                                    CHECK_FALSE(within.gave_up);
-                                    CHECK(within.makespan == t);
-                                    o.give_up_after = 0.75 * t;
-                                    const SimResult past = simulate(s, m, layout, o);
-                                    if (past.gave_up) {
-                                        CHECK(past.makespan > o.give_up_after);
-                                        CHECK(past.makespan <= t);
-                                    } else {
-                                        CHECK(past.makespan == t);
-                                    }
-                                    ++cases;
-                                    stopped += past.gave_up ? 1 : 0;
-                                }
-            }
+    grid::for_each_case({6, 8}, {16, 1048576}, [&](const grid::Case& x) {
+        INFO(x.label());
+        SimOptions o = x.options;
+        const double t = simulate(x.schedule, x.machine, x.layout, o).makespan;
+        o.give_up_after = t;
+        const SimResult within = simulate(x.schedule, x.machine, x.layout, o);
+        CHECK_FALSE(within.gave_up);
+        CHECK(within.makespan == t);
+        o.give_up_after = 0.75 * t;
+        const SimResult past = simulate(x.schedule, x.machine, x.layout, o);
+        if (past.gave_up) {
+            CHECK(past.makespan > o.give_up_after);
+            CHECK(past.makespan <= t);
+        } else {
+            CHECK(past.makespan == t);
+        }
+        ++cases;
+        stopped += past.gave_up ? 1 : 0;
+    });
     MESSAGE(
         fmt::format("{} cases, {} stopped at three quarters of their makespan", cases, stopped));
     CHECK(stopped * 2 > cases);

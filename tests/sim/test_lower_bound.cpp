@@ -124,36 +124,16 @@ TEST_CASE("bound: never above the makespan, every algorithm, k, style and collec
     std::size_t cases = 0, tight = 0;
     double worst = 0;  // the largest bound / makespan
     std::string where;
-    for (const Machine& m : grid::machines())
-        for (const AlgorithmInfo& info : algorithms())
-            for (Rank p : {6, 8, 12}) {
-                // Several nodes of up to 4 ranks; a one-node machine (the laptop) holds p alone.
-                const bool one_node = m.levels.back().fanout == 1;
-                if (one_node && p > m.devices_per_node()) continue;
-                const int ppn = one_node ? p : std::min(m.devices_per_node(), 4);
-                const RankLayout layout(m, (p + ppn - 1) / ppn, ppn);
-                for (int k : info.has_radix ? info.valid_radices(p) : std::vector<int>{0})
-                    for (Collective c : {Collective::allgather, Collective::allreduce})
-                        for (Style style : all_styles)
-                            for (std::uint64_t bytes : {16ULL, 65536ULL, 1048576ULL})
-                                for (bool contention : {true, false}) {
-                                    GenerateRequest request{
-                                        c, std::string(info.name), k, p, bytes, false};
-                                    request.style = style;
-                                    const Schedule s = generate(request);
-                                    const SimOptions o{contention, false};
-                                    const double t = simulate(s, m, layout, o).makespan;
-                                    const double b = makespan_lower_bound(s, m, layout, o).seconds;
-                                    ++cases;
-                                    tight += b >= 0.5 * t ? 1 : 0;
-                                    if (b / t > worst) {
-                                        worst = b / t;
-                                        where = fmt::format("{} {} {} k={} p={} {} B {}", m.name,
-                                                            to_string(c), info.name, k, p, bytes,
-                                                            contention);
-                                    }
-                                }
-            }
+    grid::for_each_case({6, 8, 12}, {16, 65536, 1048576}, [&](const grid::Case& x) {
+        const double t = simulate(x.schedule, x.machine, x.layout, x.options).makespan;
+        const double b = makespan_lower_bound(x.schedule, x.machine, x.layout, x.options).seconds;
+        ++cases;
+        tight += b >= 0.5 * t ? 1 : 0;
+        if (b / t > worst) {
+            worst = b / t;
+            where = x.label();
+        }
+    });
     INFO(where);
     CHECK(worst <= 1.0);
     // Useful too: at least half of the makespan in most cases.
