@@ -524,7 +524,7 @@ class Engine {
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
     EventQueue events_;
-    SimTime stop_after_;  // the latest event time that does not stop the replay
+    SimTime stop_after_;  // the latest step or decided completion that does not stop the replay
     RunRecord record_;
 };
 

@@ -31,7 +31,7 @@ struct Unit {
     // stage 1 (scouts: the smallest bound of their collective, p and algorithm somewhere), then
     // stage 2 against the thresholds the scouts tighten; the plain units are stage 0.
     bool bounded = false;
-    bool scouted = false;  // bounded, and no plain unit shares its collective, p and algorithm
+    bool scouted = false;  // bounded, and no plain unit of its algorithm shares its c and p
     int stage = 0;
     std::uint64_t bounded_runs = 0, bounded_work = 0;  // simulations the bound left out
     std::uint64_t stopped_runs = 0;  // simulations stopped once past what mattered
@@ -42,7 +42,8 @@ struct Unit {
     double generate_seconds = 0, simulate_seconds = 0;
 };
 
-// Marks the bounded units `scouted` whose (collective, p, algorithm) has no plain unit: the
+// Marks the bounded units `scouted` whose (collective, p, algorithm) has no plain unit of its own
+// (a plain unit of another algorithm, such as rd's DAG for rm with k = 2, times only that k): the
 // plain stage sets no threshold near their times (at 75,264 ranks every rm and prm DAG is
 // bounded), so their bounds are computed first and scouts picked from them. Returns whether any.
 bool mark_scouted(const Sweep& sweep, std::span<Unit> units);
