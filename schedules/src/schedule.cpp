@@ -1,5 +1,6 @@
 #include "piccolo/schedule.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -77,28 +78,72 @@ std::size_t Schedule::transfer_count() const {
 
 namespace {
 
-// The reverse of a dependency list of n tasks.
-Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n) {
+// The reverse of a dependency list of n tasks, over the tasks that lead their run (`run`
+// empty: every task).
+Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run) {
     Csr<TaskId> succ;
     if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
+    auto listed = [&](std::size_t t) { return run.empty() || run[t] > 0; };
     succ.offsets.assign(n + 1, 0);
-    for (TaskId d : deps.items) ++succ.offsets[d + 1];
+    std::size_t items = 0;
+    for (std::size_t t = 0; t < n; ++t)
+        if (listed(t))
+            for (TaskId d : deps.row(t)) {
+                ++succ.offsets[d + 1];
+                ++items;
+            }
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
-    succ.items.resize(deps.items.size());
+    succ.items.resize(items);
     // Fill each row from its end, walking tasks backwards: rows come out in ascending order and
     // offsets[d + 1] walks down to offsets[d]'s final value, so no cursor array is needed.
     for (std::size_t t = n; t-- > 0;)
-        for (TaskId d : deps.row(t)) succ.items[--succ.offsets[d + 1]] = static_cast<TaskId>(t);
+        if (listed(t))
+            for (TaskId d : deps.row(t)) succ.items[--succ.offsets[d + 1]] = static_cast<TaskId>(t);
     // offsets[d + 1] now holds row d's start; shift back by one row.
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
     succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
     return succ;
 }
 
+bool same_rows(const Csr<TaskId>& list, std::size_t a, std::size_t b) {
+    if (list.rows() == 0) return true;
+    const std::span<const TaskId> x = list.row(a), y = list.row(b);
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+}
+
+// Per task, the length of the run of equal, non-empty dependency rows it leads (0: inside a
+// run); empty when every run has one task.
+std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
+    std::vector<std::uint32_t> run;
+    const std::size_t n = s.size();
+    auto waits = [&](std::size_t t) {
+        return !s.deps.row(t).empty() || !s.sent_deps_of(t).empty();
+    };
+    std::size_t leader = 0;
+    for (std::size_t t = 1; t < n; ++t) {
+        if (waits(t) && same_rows(s.deps, leader, t) && same_rows(s.sent_deps, leader, t) &&
+            waits(leader)) {
+            if (run.empty()) run.assign(n, 1);
+            ++run[leader];
+            run[t] = 0;
+        } else {
+            leader = t;
+        }
+    }
+    return run;
+}
+
 }  // namespace
 
 Schedule::Successors Schedule::successors() const {
-    return {reverse(deps, size()), reverse(sent_deps, size())};
+    return {reverse(deps, size(), {}), reverse(sent_deps, size(), {}), {}};
+}
+
+Schedule::Successors Schedule::joined_successors() const {
+    std::vector<std::uint32_t> run = dependency_runs(*this);
+    Successors joined{reverse(deps, size(), run), reverse(sent_deps, size(), run), {}};
+    joined.run = std::move(run);
+    return joined;
 }
 
 }  // namespace piccolo

@@ -98,6 +98,7 @@ class Engine {
     SimResult run() {
         bool joins = false;  // does some task wait for more than one dependency?
         for (TaskId t = 0; t < s_.size(); ++t) {
+            if (!leads(t)) continue;  // its run's first task counts for it
             missing_[t] =
                 static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
             joins = joins || missing_[t] > 1;
@@ -482,13 +483,27 @@ class Engine {
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
     // successor ready then.
+    // The lists may name runs of tasks with the same dependencies by their first task
+    // (Schedule::joined_successors()): the whole run becomes ready then.
     void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
         if (successors.rows() == 0) return;
         for (TaskId next : successors.row(t)) {
             SimTime at = time;
             if (!ready_at_.empty()) at = ready_at_[next] = std::max(ready_at_[next], time);
-            if (--missing_[next] == 0) events_.push({at, EventKind::ready, next});
+            if (--missing_[next] != 0) continue;
+            events_.push({at, EventKind::ready, next});
+            if (!successors_.run.empty()) ready_run(next, at);
         }
+    }
+    void ready_run(TaskId first, SimTime at) {
+        const TaskId end = first + successors_.run[first];
+        for (TaskId t = first + 1; t < end; ++t) {
+            if (!ready_at_.empty()) ready_at_[t] = at;
+            events_.push({at, EventKind::ready, t});
+        }
+    }
+    [[nodiscard]] bool leads(TaskId t) const {
+        return successors_.run.empty() || successors_.run[t] > 0;
     }
     [[nodiscard]] SimTime ready_time(TaskId t) const {
         return ready_at_.empty() ? 0 : ready_at_[t];
@@ -563,7 +578,7 @@ SimResult simulate_with_levels(const Schedule& schedule, const Schedule::Success
 
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options) {
-    return simulate(schedule, schedule.successors(), machine, layout, options);
+    return simulate(schedule, schedule.joined_successors(), machine, layout, options);
 }
 
 }  // namespace piccolo

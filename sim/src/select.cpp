@@ -335,8 +335,8 @@ class SweepRun {
         unit.generate_seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }
 
-    // The unit's DAG, its timing hash and rounds recorded; none, and the unit failed, where
-    // generate() refuses it.
+    // The unit's DAG, its timing hash and rounds recorded the first time; none, and the unit
+    // failed, where generate() refuses it.
     std::optional<Schedule> build(std::size_t u) {
         Unit& unit = units_[u];
         std::optional<Schedule> schedule;
@@ -347,6 +347,7 @@ class SweepRun {
             unit.error = e.what();
             return std::nullopt;
         }
+        if (unit.hashed) return schedule;  // built before, for its bounds: the DAG is the same
         unit.hash =
             detail::timing_hash(*schedule, resize_by_payload(sweep_.collectives[unit.collective]));
         unit.hashed = true;
@@ -438,7 +439,7 @@ class SweepRun {
                 progress(schedule.size());
                 continue;
             }
-            if (!successors) successors = schedule.successors();
+            if (!successors) successors = schedule.joined_successors();
             SimOptions options{request_.contention, false};
             options.give_up_after = what_matters(u, scale, z);
             const SimResult run =

@@ -74,11 +74,11 @@ QuotientReplay::QuotientReplay(const GenerateRequest& request, Rank representati
       machine_(machine),
       options_(options),
       quotient_(generate_quotient(request_, representatives)),
-      successors_(quotient_.schedule.successors()) {}
+      successors_(quotient_.schedule.joined_successors()) {}
 
 void QuotientReplay::set_full(Schedule full) {
     full_ = std::move(full);
-    full_successors_ = full_->successors();
+    full_successors_ = full_->joined_successors();
 }
 
 std::optional<QuotientReplay::Replay> QuotientReplay::run(const RankLayout& layout,
@@ -92,7 +92,7 @@ std::optional<QuotientReplay::Replay> QuotientReplay::run(const RankLayout& layo
     const Rank c = plan_at(request_, machine_, layout, options_).representatives;
     if (c != quotient_.representatives) {  // another scale of the same p
         quotient_ = generate_quotient(request_, c);
-        successors_ = quotient_.schedule.successors();
+        successors_ = quotient_.schedule.joined_successors();
     }
     set_message_size(quotient_.schedule, bytes);
     return Replay{simulate_quotient(quotient_, successors_, machine_, layout, options_).makespan,

@@ -45,7 +45,7 @@ std::uint64_t measured_job_bytes(const GenerateRequest& request, const Machine& 
         std::ofstream("/proc/self/clear_refs") << "5";
         const std::uint64_t before = status_kib("VmRSS");
         Schedule s = generate(request);
-        const Schedule::Successors successors = s.successors();
+        const Schedule::Successors successors = s.joined_successors();
         const RankLayout layout(machine, request.ranks, 1);
         set_message_size(s, 65536);
         const double makespan = simulate(s, successors, machine, layout, {true, false}).makespan;

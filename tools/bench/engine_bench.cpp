@@ -28,7 +28,7 @@ double seconds_since(Clock::time_point start) {
 
 // The floor: visit every task in dependency order.
 std::size_t dependency_walk(const Schedule& s) {
-    const Schedule::Successors successors = s.successors();
+    const Schedule::Successors successors = s.joined_successors();
     std::vector<std::uint32_t> missing(s.size());
     std::vector<TaskId> queue;
     queue.reserve(s.size());

@@ -105,7 +105,8 @@ void run_case(const GenerateRequest& request, const Machine& m, const RankLayout
     }
     auto start = Clock::now();
     const QuotientSchedule q = generate_quotient(request, plan.representatives);
-    const SimResult reduced = simulate_quotient(q, q.schedule.successors(), m, layout, options);
+    const SimResult reduced =
+        simulate_quotient(q, q.schedule.joined_successors(), m, layout, options);
     const double reduced_s = seconds_since(start);
     totals.reduced += reduced_s;
     if (!with_full) {

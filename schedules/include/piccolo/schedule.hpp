@@ -99,8 +99,17 @@ class Schedule {
     struct Successors {
         Csr<TaskId> delivered;  // tasks that list this one in deps
         Csr<TaskId> sent;       // tasks that list this one in sent_deps; rows() == 0 when none do
+        // Empty, or (joined_successors()) per task: the length of the run of consecutive tasks
+        // it leads that wait for exactly the same dependencies, 0 for the run's other tasks. The
+        // lists then name the leaders only: a run becomes ready as one.
+        std::vector<std::uint32_t> run;
     };
     [[nodiscard]] Successors successors() const;
+    // The same, with every run of consecutive tasks whose deps and sent_deps rows are equal and
+    // not empty listed once, by its first task: the sends of one round of a round-synchronous
+    // exchange share their dependencies, so their successor lists shrink by the round's sends.
+    // `run` stays empty where no two such tasks are neighbours.
+    [[nodiscard]] Successors joined_successors() const;
 };
 
 }  // namespace piccolo

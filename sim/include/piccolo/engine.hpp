@@ -79,8 +79,9 @@ struct SimResult {
 // dependency cycle), or would run longer than simulated time can count (about 2.5 hours).
 SimResult simulate(const Schedule& schedule, const Machine& machine, const RankLayout& layout,
                    const SimOptions& options = {});
-// The same with the schedule's successor lists (Schedule::successors()) computed once by the
-// caller, for sweeps that replay one DAG at many sizes and scales.
+// The same with the schedule's successor lists computed once by the caller, for sweeps that
+// replay one DAG at many sizes and scales: Schedule::joined_successors() (what the first form
+// uses) or Schedule::successors(); both replay alike, event for event.
 SimResult simulate(const Schedule& schedule, const Schedule::Successors& successors,
                    const Machine& machine, const RankLayout& layout, const SimOptions& options);
 

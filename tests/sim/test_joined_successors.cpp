@@ -1,0 +1,98 @@
+// Schedule::joined_successors(): runs of consecutive tasks with the same dependencies are listed
+// once, by their first task, and the engine makes the whole run ready when that task is. The
+// replay must not change, event for event.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <span>
+#include <vector>
+
+#include "grid_machines.hpp"
+#include "hand_cases.hpp"
+#include "piccolo/generate.hpp"
+
+using namespace piccolo;
+
+namespace {
+
+std::vector<TaskId> row_of(const Csr<TaskId>& list, TaskId t) {
+    const std::span<const TaskId> row = list.row(t);
+    return {row.begin(), row.end()};
+}
+
+}  // namespace
+
+TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
+    // 2, 3 and 4 wait for 0 and 1 (one run); 5 for 0 alone; 6 for 0 and 1 again, but also for
+    // 2 to be sent, so it leads a run of its own; 7 waits for nothing.
+    const Schedule s = hand::schedule(8, {{0, 1, 1},
+                                          {1, 0, 1},
+                                          {0, 2, 1, "0,1"},
+                                          {0, 3, 1, "0,1"},
+                                          {0, 4, 1, "0,1"},
+                                          {1, 5, 1, "0"},
+                                          {1, 6, 1, "0,1", "2"},
+                                          {1, 7, 1}});
+    const Schedule::Successors plain = s.successors();
+    CHECK(plain.run.empty());
+    CHECK(row_of(plain.delivered, 0) == std::vector<TaskId>{2, 3, 4, 5, 6});
+    const Schedule::Successors joined = s.joined_successors();
+    CHECK(joined.run == std::vector<std::uint32_t>{1, 1, 3, 0, 0, 1, 1, 1});
+    CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{2, 5, 6});
+    CHECK(row_of(joined.delivered, 1) == std::vector<TaskId>{2, 6});
+    CHECK(row_of(joined.sent, 2) == std::vector<TaskId>{6});
+    CHECK(joined.delivered.items.size() == 5);
+}
+
+TEST_CASE("joined successors: rm with k = 4 on 16 ranks lists each round's three sends once") {
+    // Two rounds; in the second, each rank's three sends wait for its three receives (delivered)
+    // and its three sends (sent) of the first: 16 x 3 x 3 items in each list, a third joined.
+    GenerateRequest request{Collective::allgather, "rm", 4, 16, 64, false};
+    request.style = Style::mpi;
+    const Schedule s = generate(request);
+    const Schedule::Successors plain = s.successors(), joined = s.joined_successors();
+    CHECK(plain.delivered.items.size() == 144);
+    CHECK(plain.sent.items.size() == 144);
+    CHECK(joined.delivered.items.size() == 48);
+    CHECK(joined.sent.items.size() == 48);
+    std::size_t leaders_of_three = 0;
+    for (std::uint32_t length : joined.run) leaders_of_three += length == 3 ? 1 : 0;
+    CHECK(leaders_of_three == 16);
+}
+
+TEST_CASE("joined successors: the same replay, event for event, over the generator grid") {
+    // p = 9 and 16: radices 3 x 3 and 4 x 4 put several sends of a rank in a later round.
+    std::size_t cases = 0, joined_cases = 0;
+    grid::for_each_case({9, 16}, {16, 1048576}, [&](const grid::Case& x) {
+        INFO(x.label());
+        SimOptions options = x.options;
+        options.record_trace = true;  // every event's time, through the engine's general path
+        const Schedule::Successors plain = x.schedule.successors();
+        const Schedule::Successors joined = x.schedule.joined_successors();
+        const SimResult a = simulate(x.schedule, plain, x.machine, x.layout, options);
+        const SimResult b = simulate(x.schedule, joined, x.machine, x.layout, options);
+        CHECK(a.makespan == b.makespan);
+        CHECK(a.rank_finish == b.rank_finish);
+        REQUIRE(a.transfer_trace.size() == b.transfer_trace.size());
+        for (std::size_t i = 0; i < a.transfer_trace.size(); ++i) {
+            const TransferTrace &u = a.transfer_trace[i], &v = b.transfer_trace[i];
+            CHECK(std::vector<double>{u.ready, u.send_start, u.inject_start, u.inject_end,
+                                      u.receive_start, u.sent, u.complete} ==
+                  std::vector<double>{v.ready, v.send_start, v.inject_start, v.inject_end,
+                                      v.receive_start, v.sent, v.complete});
+        }
+        REQUIRE(a.compute_trace.size() == b.compute_trace.size());
+        for (std::size_t i = 0; i < a.compute_trace.size(); ++i)
+            CHECK(std::vector<double>{a.compute_trace[i].ready, a.compute_trace[i].start,
+                                      a.compute_trace[i].end} ==
+                  std::vector<double>{b.compute_trace[i].ready, b.compute_trace[i].start,
+                                      b.compute_trace[i].end});
+        options.record_trace = false;  // the plain replays' own path (delta, dgx-h100)
+        CHECK(simulate(x.schedule, plain, x.machine, x.layout, options).makespan ==
+              simulate(x.schedule, joined, x.machine, x.layout, options).makespan);
+        ++cases;
+        joined_cases += joined.run.empty() ? 0 : 1;
+    });
+    MESSAGE(fmt::format("{} cases, {} with runs of joined tasks", cases, joined_cases));
+    CHECK(joined_cases * 4 > cases);
+}
