@@ -29,7 +29,9 @@ struct Unit {
     bool full_too = false;
     // Simulated after every other unit, only where its lower bound allows (bound_min_tasks):
     // stage 1 (scouts: the smallest bound of their collective, p and algorithm somewhere), then
-    // stage 2 against the thresholds the scouts tighten; the plain units are stage 0.
+    // stage 2 (the lighter half of the rest, by tasks) against the thresholds the scouts
+    // tighten, then stage 3 (the heavier half) against those stage 2 tightens; the plain units
+    // are stage 0.
     bool bounded = false;
     bool scouted = false;  // bounded, and no plain unit of its algorithm shares its c and p
     int stage = 0;
