@@ -482,9 +482,8 @@ class Engine {
     }
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
-    // successor ready then.
-    // The lists may name runs of tasks with the same dependencies by their first task
-    // (Schedule::joined_successors()): the whole run becomes ready then.
+    // successor ready then, and with it the rest of the run of tasks with the same dependencies
+    // that it leads (Schedule::joined_successors() lists a run by its first task).
     void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
         if (successors.rows() == 0) return;
         for (TaskId next : successors.row(t)) {
