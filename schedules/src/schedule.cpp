@@ -76,6 +76,11 @@ std::size_t Schedule::transfer_count() const {
     return n;
 }
 
+bool Schedule::same_dependencies(TaskId a, TaskId b) const {
+    return std::ranges::equal(deps.row(a), deps.row(b)) &&
+           std::ranges::equal(sent_deps_of(a), sent_deps_of(b));
+}
+
 namespace {
 
 // The reverse of a dependency list of n tasks, over the tasks that lead their run (`run`
@@ -105,24 +110,15 @@ Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std:
     return succ;
 }
 
-bool same_rows(const Csr<TaskId>& list, std::size_t a, std::size_t b) {
-    if (list.rows() == 0) return true;
-    const std::span<const TaskId> x = list.row(a), y = list.row(b);
-    return std::equal(x.begin(), x.end(), y.begin(), y.end());
-}
-
 // Per task, the length of the run of equal, non-empty dependency rows it leads (0: inside a
 // run); empty when every run has one task.
 std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
     std::vector<std::uint32_t> run;
     const std::size_t n = s.size();
-    auto waits = [&](std::size_t t) {
-        return !s.deps.row(t).empty() || !s.sent_deps_of(t).empty();
-    };
     std::size_t leader = 0;
     for (std::size_t t = 1; t < n; ++t) {
-        if (waits(t) && same_rows(s.deps, leader, t) && same_rows(s.sent_deps, leader, t) &&
-            waits(leader)) {
+        const bool waits = !s.deps.row(t).empty() || !s.sent_deps_of(t).empty();
+        if (waits && s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
             if (run.empty()) run.assign(n, 1);
             ++run[leader];
             run[t] = 0;

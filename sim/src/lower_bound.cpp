@@ -264,8 +264,7 @@ class BoundPass {
     }
     // Tasks of one rank with the same dependencies are ready at the same earliest time.
     [[nodiscard]] bool same_wait(TaskId t, TaskId u) const {
-        return s_.src[t] == s_.src[u] && std::ranges::equal(s_.deps.row(t), s_.deps.row(u)) &&
-               std::ranges::equal(s_.sent_deps_of(t), s_.sent_deps_of(u));
+        return s_.src[t] == s_.src[u] && s_.same_dependencies(t, u);
     }
 
     [[nodiscard]] bool points_backward() const {

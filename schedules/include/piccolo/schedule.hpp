@@ -94,6 +94,8 @@ class Schedule {
         return sent_deps.rows() == 0 ? std::span<const TaskId>() : sent_deps.row(t);
     }
     [[nodiscard]] std::size_t transfer_count() const;
+    // Do tasks a and b wait for the same tasks, delivered and sent, in the same order?
+    [[nodiscard]] bool same_dependencies(TaskId a, TaskId b) const;
 
     // Successor lists (the reverse of deps and of sent_deps), built on demand.
     struct Successors {
