@@ -96,14 +96,14 @@ class BoundPass {
             for (int r = 0; r < layout.ranks(); ++r) unit_[l].push_back(layout.unit_of(r, l));
     }
 
-    MakespanBound run(double enough) {
+    MakespanBound run(double enough, double chain_from) {
         set_overrun_max();
         for (ServerSet& set : servers_) set.stop_above(to_time(enough));
         for (TaskId t = 0; t < s_.size() && !passed_; ++t) add_to_servers(t);
         SimTime best = 0;
         std::string limit = "nothing to do";
         for (const ServerSet& set : servers_) set.bound(best, limit, passed_);
-        if (to_seconds(best) <= enough) {
+        if (to_seconds(best) <= enough && to_seconds(best) >= chain_from) {
             const SimTime chain = dependency_chain();
             if (chain > best) {
                 best = chain;
@@ -313,8 +313,8 @@ class BoundPass {
 
 MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& machine,
                                    const RankLayout& layout, const SimOptions& options,
-                                   double enough) {
-    return BoundPass(schedule, machine, layout, options).run(enough);
+                                   double enough, double chain_from) {
+    return BoundPass(schedule, machine, layout, options).run(enough, chain_from);
 }
 
 }  // namespace piccolo

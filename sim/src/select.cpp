@@ -47,6 +47,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
 using detail::CandidateSet;
 using detail::not_run;
 using detail::SweptAlgorithm;
@@ -278,6 +282,7 @@ class SweepRun {
         stats_.memory_budget = budget;
         for (const Unit& u : units_) {
             stats_.generate_seconds += u.generate_seconds;
+            stats_.bound_seconds += u.bound_seconds;
             stats_.simulate_seconds += u.simulate_seconds;
             stats_.bounded += u.bounded_runs;
             stats_.bounded_tasks += u.bounded_work;
@@ -344,11 +349,13 @@ class SweepRun {
         std::optional<Schedule> built = build(u);
         if (!built) return;
         Schedule& schedule = *built;
+        const auto generated = Clock::now();
         for (const auto& [scale, z] : points_of(unit)) {
             set_message_size(schedule, sweep_.sizes[z]);
-            prebounds_[sweep_.time_index(u, scale, z)] = bound_at(u, schedule, scale, z);
+            prebounds_[sweep_.time_index(u, scale, z)] = bound_at(u, schedule, scale, z, true);
         }
-        unit.generate_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        unit.generate_seconds += seconds_between(start, generated);
+        unit.bound_seconds += seconds_between(generated, Clock::now());
     }
 
     // The unit's DAG, its timing hash and rounds recorded the first time; none, and the unit
@@ -386,15 +393,22 @@ class SweepRun {
 
     // The bound of the schedule (resized to the point), computed in full up to the larger of the
     // point's threshold and own_best(): a bound stopped early is still a bound, and above both.
-    // 0 (a bound, not computed) where the threshold is infinite: nothing to compare with.
-    double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z) {
+    // 0 (a bound, not computed) where the threshold is infinite: nothing to compare with. The
+    // dependency chain, three quarters of a pass, only where the servers' part is at least
+    // half the threshold: below that the chain rarely leaves a point out (docs/bounds.md).
+    // The scouts' pass (`whole`) computes every chain: it picks the candidates with the smallest
+    // bounds.
+    double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z,
+                    bool whole = false) {
         const double threshold = thresholds_[sweep_.point_index(units_[u].collective, scale, z)];
         if (std::isinf(threshold)) return 0;
         const double enough = std::max(threshold, detail::own_best(sweep_, units_, u, scale, z));
         return makespan_lower_bound(schedule, request_.machine, layouts_[scale],
-                                    SimOptions{request_.contention, false}, enough)
+                                    SimOptions{request_.contention, false}, enough,
+                                    whole ? 0 : chain_from_share * threshold)
             .seconds;
     }
+    static constexpr double chain_from_share = 0.5;
 
     // A bounded unit's time at a point matters up to the larger of the point's threshold and its
     // algorithms' best so far, and up to their best so far among DAGs no other algorithm has:
@@ -449,9 +463,13 @@ class SweepRun {
         Schedule& schedule = *built;
         const auto generated = Clock::now();
         std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
+        double bound_seconds = 0;
         for (const auto& [scale, z] : points) {
             set_message_size(schedule, sweep_.sizes[z]);
-            if (!unit.scouted && left_out(unit, u, scale, z, &schedule)) {
+            const auto bounding = Clock::now();
+            const bool out = !unit.scouted && left_out(unit, u, scale, z, &schedule);
+            bound_seconds += seconds_between(bounding, Clock::now());
+            if (out) {
                 progress(schedule.size());
                 continue;
             }
@@ -468,8 +486,9 @@ class SweepRun {
             }
             progress(schedule.size());
         }
-        unit.generate_seconds += std::chrono::duration<double>(generated - start).count();
-        unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
+        unit.generate_seconds += seconds_between(start, generated);
+        unit.bound_seconds += bound_seconds;
+        unit.simulate_seconds = seconds_between(generated, Clock::now()) - bound_seconds;
     }
     void progress(std::uint64_t tasks) const {
         if (request_.progress) request_.progress->add(tasks);
@@ -505,8 +524,8 @@ class SweepRun {
                 if (request_.progress) request_.progress->add(run->tasks);
             }
         }
-        unit.generate_seconds = std::chrono::duration<double>(generated - start).count();
-        unit.simulate_seconds = std::chrono::duration<double>(Clock::now() - generated).count();
+        unit.generate_seconds = seconds_between(start, generated);
+        unit.simulate_seconds = seconds_between(generated, Clock::now());
     }
 
     const SelectRequest& request_;

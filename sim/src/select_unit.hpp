@@ -41,7 +41,7 @@ struct Unit {
     bool hashed = false;             // `hash` is set
     std::string error;               // generate() refused it, or it was left out: no times
     bool left_out = false;           // more than the memory budget, for default k only
-    double generate_seconds = 0, simulate_seconds = 0;
+    double generate_seconds = 0, bound_seconds = 0, simulate_seconds = 0;
 };
 
 // Marks the bounded units `scouted` whose (collective, p, algorithm) has no plain unit of its own

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "grid_machines.hpp"
 #include "hand_cases.hpp"
 #include "piccolo/generate.hpp"
@@ -32,6 +34,20 @@ TEST_CASE("bound: a chain of three messages is its dependency chain, exactly the
     CHECK(b.seconds == 15);
     CHECK(b.limit == "the dependency chain");
     CHECK(hand::run(s, m, 4, 1).makespan == 15);
+}
+
+TEST_CASE("bound: the chain is left out where the servers prove less than chain_from") {
+    // Device radix 1: the three 3-byte messages of the chain above hold three slots, 3 each
+    // (o_s + (m-1)G), rank 1's send slot once, and so on: each rank's slots prove 3, the chain 15.
+    const Machine m = hand::machine(1, 1, std::nullopt);
+    const Schedule s = hand::schedule(4, {{0, 1, 3, "-1"}, {1, 2, 3, "0"}, {2, 3, 3, "1"}});
+    const RankLayout layout(m, 4, 1);
+    const double all = std::numeric_limits<double>::infinity();
+    CHECK(makespan_lower_bound(s, m, layout, {}, all, 0).seconds == 15);
+    CHECK(makespan_lower_bound(s, m, layout, {}, all, 3).seconds == 15);  // 3 is not below 3
+    const MakespanBound servers = makespan_lower_bound(s, m, layout, {}, all, 3.5);
+    CHECK(servers.seconds == 3);
+    CHECK(servers.limit != "the dependency chain");
 }
 
 TEST_CASE("bound: a file whose dependencies point to later ids gives the same chain") {

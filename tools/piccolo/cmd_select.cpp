@@ -223,9 +223,10 @@ void print_sweep_details(const SelectResult& result) {
     fmt::print(stderr,
                "piccolo: sweep: {} candidates, {} distinct schedules, {} simulations of {} tasks "
                "in all ({} more of {} tasks left out by lower bounds, {} stopped once past what "
-               "matters); generating {:.2f} s, simulating {:.2f} s (thread time)\n",
+               "matters); generating {:.2f} s, bounding {:.2f} s, simulating {:.2f} s (thread "
+               "time)\n",
                s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks, s.bounded,
-               s.bounded_tasks, s.stopped, s.generate_seconds, s.simulate_seconds);
+               s.bounded_tasks, s.stopped, s.generate_seconds, s.bound_seconds, s.simulate_seconds);
 }
 
 void run_select(const SelectOptions& o) {

@@ -20,9 +20,12 @@ struct MakespanBound {
 
 // simulate(schedule, machine, layout, options).makespan >= the result's seconds, for every
 // schedule and machine. Once a part of the bound passes `enough`, the rest is not computed (the
-// result is then still a bound, above `enough`).
+// result is then still a bound, above `enough`). The dependency chain, the costlier part, is
+// computed only where the servers' part is at least `chain_from` (else the result is the
+// servers' part alone, a weaker bound).
 MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& machine,
                                    const RankLayout& layout, const SimOptions& options,
-                                   double enough = std::numeric_limits<double>::infinity());
+                                   double enough = std::numeric_limits<double>::infinity(),
+                                   double chain_from = 0);
 
 }  // namespace piccolo

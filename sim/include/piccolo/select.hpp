@@ -148,9 +148,10 @@ struct SweepStats {
     // Simulations (counted above) stopped once their time passed what mattered: the threshold
     // and their algorithm's best so far (docs/bounds.md); left out as a bound leaves them out.
     std::uint64_t stopped = 0;
-    double generate_seconds = 0;             // generating DAGs, summed over jobs (thread time)
-    double simulate_seconds = 0;             // simulating them, summed over jobs (thread time)
-    std::uint64_t memory_budget = 0;         // bytes the jobs could hold at once
+    double generate_seconds = 0;      // generating DAGs, summed over jobs (thread time)
+    double bound_seconds = 0;         // computing their lower bounds (docs/bounds.md), likewise
+    double simulate_seconds = 0;      // simulating them (resizing included), likewise
+    std::uint64_t memory_budget = 0;  // bytes the jobs could hold at once
     std::uint64_t memory_peak_estimate = 0;  // the most the running jobs' estimates added up to
     std::uint64_t memory_waits = 0;  // times a free thread waited because the budget was taken
 };
