@@ -84,8 +84,9 @@ bool Schedule::same_dependencies(TaskId a, TaskId b) const {
 namespace {
 
 // The reverse of a dependency list of n tasks, over the tasks that lead their run (`run`
-// empty: every task).
-Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run) {
+// empty: every task). A row names task t as `item[t]` (`item` empty: as t).
+Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run,
+                    std::span<const std::uint32_t> item) {
     Csr<TaskId> succ;
     if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
     auto listed = [&](std::size_t t) { return run.empty() || run[t] > 0; };
@@ -103,7 +104,8 @@ Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std:
     // offsets[d + 1] walks down to offsets[d]'s final value, so no cursor array is needed.
     for (std::size_t t = n; t-- > 0;)
         if (listed(t))
-            for (TaskId d : deps.row(t)) succ.items[--succ.offsets[d + 1]] = static_cast<TaskId>(t);
+            for (TaskId d : deps.row(t))
+                succ.items[--succ.offsets[d + 1]] = item.empty() ? static_cast<TaskId>(t) : item[t];
     // offsets[d + 1] now holds row d's start; shift back by one row.
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
     succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
@@ -132,13 +134,24 @@ std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
 }  // namespace
 
 Schedule::Successors Schedule::successors() const {
-    return {reverse(deps, size(), {}), reverse(sent_deps, size(), {}), {}};
+    return {reverse(deps, size(), {}, {}), reverse(sent_deps, size(), {}, {}), {}, {}};
 }
 
 Schedule::Successors Schedule::joined_successors() const {
     std::vector<std::uint32_t> run = dependency_runs(*this);
-    Successors joined{reverse(deps, size(), run), reverse(sent_deps, size(), run), {}};
+    // The waiters: the tasks a list names (each leads its run and waits for something).
+    std::vector<TaskId> waiters;
+    std::vector<std::uint32_t> item(size(), 0);
+    for (TaskId t = 0; t < size(); ++t) {
+        if (!run.empty() && run[t] == 0) continue;
+        if (deps.row(t).empty() && sent_deps_of(t).empty()) continue;
+        item[t] = static_cast<std::uint32_t>(waiters.size());
+        waiters.push_back(t);
+    }
+    Successors joined{
+        reverse(deps, size(), run, item), reverse(sent_deps, size(), run, item), {}, {}};
     joined.run = std::move(run);
+    joined.waiters = std::move(waiters);
     return joined;
 }
 

@@ -50,6 +50,13 @@ bool cpu_overheads(const Machine& m, const SimOptions& o) {
            });
 }
 
+// The entries a replay keeps per waiter: the joined lists' waiters, or every task where the
+// lists name tasks (Schedule::successors()); none where no task waits for anything.
+std::size_t waiter_count(const Schedule& s, const Schedule::Successors& successors) {
+    if (!successors.waiters.empty()) return successors.waiters.size();
+    return successors.delivered.items.empty() && successors.sent.items.empty() ? 0 : s.size();
+}
+
 // Plain: no trace is recorded, lanes are FIFO and every level runs offload overheads (what most
 // replays are). Its instantiation drops the other paths' branches from every step of a transfer.
 template <bool Plain>
@@ -63,7 +70,7 @@ class Engine {
           ranks_(static_cast<std::size_t>(layout.ranks())),
           pricing_(s, m, o.contention),
           network_(m, layout, ranks_, o.contention),
-          missing_(s.size()),
+          pending_(waiter_count(s, successors)),
           level_(fixed_levels.begin(), fixed_levels.end()),
           levels_fixed_(!fixed_levels.empty()),
           stop_after_(last_time_within(o.give_up_after)),
@@ -96,15 +103,12 @@ class Engine {
     }
 
     SimResult run() {
-        bool joins = false;  // does some task wait for more than one dependency?
-        for (TaskId t = 0; t < s_.size(); ++t) {
-            if (!leads(t)) continue;  // its run's first task counts for it
-            missing_[t] =
-                static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
-            joins = joins || missing_[t] > 1;
-            if (missing_[t] == 0) events_.push({0, EventKind::ready, t});
+        for (TaskId t = 0; t < s_.size(); ++t)  // a run's first task counts for it
+            if (leads(t) && dependencies(t) == 0) events_.push({0, EventKind::ready, t});
+        for (std::size_t w = 0; w < pending_.size(); ++w) {
+            const TaskId t = successors_.task_of(static_cast<std::uint32_t>(w));
+            pending_[w] = {0, dependencies(t)};
         }
-        if (joins) ready_at_.assign(s_.size(), 0);
         while (!events_.empty()) {
             const Event e = events_.pop();
             if (e.time > stop_after_ && stops(e)) return stopped_at(e.time);
@@ -242,7 +246,7 @@ class Engine {
         if constexpr (P == send_slots)
             start_send(t, start, slot);
         else if constexpr (P == processors)
-            processor_granted(owner, t, start, slot);
+            processor_granted(owner, t, start, since, slot);
         else if constexpr (P == send_ports)
             enter_network(t, start, &slot);
         else
@@ -293,8 +297,9 @@ class Engine {
         injected(t, x, start, end);
     }
 
-    void processor_granted(Rank rank, TaskId t, SimTime start, SlotRef slot) {
-        if (s_.kind[t] != TaskKind::transfer) return computed(t, start, slot);
+    // `since`: when the request was made (a compute task's ready time).
+    void processor_granted(Rank rank, TaskId t, SimTime start, SimTime since, SlotRef slot) {
+        if (s_.kind[t] != TaskKind::transfer) return computed(t, since, start, slot);
         const Price& x = price(t);
         if (s_.src[t] == rank) {  // o_s of a send
             slot.hold(start + x.o_s, start + x.o_s);
@@ -463,10 +468,10 @@ class Engine {
     }
 
     // ---- completions ----------------------------------------------------------------------------
-    void computed(TaskId t, SimTime start, SlotRef processor) {
+    void computed(TaskId t, SimTime ready, SimTime start, SlotRef processor) {
         const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
         processor.hold(end, end);
-        record_.computed(t, s_.src[t], ready_time(t), start, end);
+        record_.computed(t, s_.src[t], ready, start, end);
         release_successors(successors_.delivered, t, end);
     }
 
@@ -486,26 +491,25 @@ class Engine {
     // that it leads (Schedule::joined_successors() lists a run by its first task).
     void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
         if (successors.rows() == 0) return;
-        for (TaskId next : successors.row(t)) {
-            SimTime at = time;
-            if (!ready_at_.empty()) at = ready_at_[next] = std::max(ready_at_[next], time);
-            if (--missing_[next] != 0) continue;
-            events_.push({at, EventKind::ready, next});
-            if (!successors_.run.empty()) ready_run(next, at);
+        for (std::uint32_t waiter : successors.row(t)) {
+            Pending& next = pending_[waiter];
+            const SimTime at = next.ready_at > time ? next.ready_at : time;
+            next.ready_at = at;
+            if (--next.missing != 0) continue;
+            const TaskId first = successors_.task_of(waiter);
+            events_.push({at, EventKind::ready, first});
+            if (!successors_.run.empty()) ready_run(first, at);
         }
     }
     void ready_run(TaskId first, SimTime at) {
         const TaskId end = first + successors_.run[first];
-        for (TaskId t = first + 1; t < end; ++t) {
-            if (!ready_at_.empty()) ready_at_[t] = at;
-            events_.push({at, EventKind::ready, t});
-        }
+        for (TaskId t = first + 1; t < end; ++t) events_.push({at, EventKind::ready, t});
     }
     [[nodiscard]] bool leads(TaskId t) const {
         return successors_.run.empty() || successors_.run[t] > 0;
     }
-    [[nodiscard]] SimTime ready_time(TaskId t) const {
-        return ready_at_.empty() ? 0 : ready_at_[t];
+    [[nodiscard]] std::uint32_t dependencies(TaskId t) const {
+        return static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
     }
 
     void record_pool_wait(Pool pool, SimTime delay) {
@@ -529,10 +533,15 @@ class Engine {
     Network network_;
     std::array<SlotPool, pool_count> pools_;
     bool receive_slots_limited_ = false;
-    std::vector<std::uint32_t> missing_;  // dependencies not yet done
-    std::vector<std::uint8_t> level_;     // per transfer, from READY on: the level pricing it
-    bool levels_fixed_ = false;           // level_ was given (a quotient schedule)
-    std::vector<SimTime> ready_at_;       // latest dependency time (tasks with joins)
+    // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for.
+    // Packed: 12 bytes, no more than the two arrays it replaces.
+    struct [[gnu::packed]] Pending {
+        SimTime ready_at = 0;       // its latest dependency's time so far
+        std::uint32_t missing = 0;  // dependencies not yet done
+    };
+    std::vector<Pending> pending_;
+    std::vector<std::uint8_t> level_;  // per transfer, from READY on: the level pricing it
+    bool levels_fixed_ = false;        // level_ was given (a quotient schedule)
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;

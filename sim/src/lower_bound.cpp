@@ -103,14 +103,14 @@ class BoundPass {
         SimTime best = 0;
         std::string limit = "nothing to do";
         for (const ServerSet& set : servers_) set.bound(best, limit, passed_);
-        if (to_seconds(best) <= enough && to_seconds(best) >= chain_from) {
-            const SimTime chain = dependency_chain();
-            if (chain > best) {
-                best = chain;
-                limit = "the dependency chain";
-            }
+        const double servers = to_seconds(best);
+        SimTime chain = 0;
+        if (servers <= enough && servers >= chain_from) chain = dependency_chain();
+        if (chain > best) {
+            best = chain;
+            limit = "the dependency chain";
         }
-        return {to_seconds(best), limit};
+        return {to_seconds(best), limit, servers, to_seconds(chain)};
     }
 
   private:

@@ -19,6 +19,7 @@ RunRecord::RunRecord(const Machine& m, std::size_t ranks, std::size_t tasks, boo
     for (const char* point : {"processor", "send port", "receive port", "fair sharing"})
         result_.queueing.push_back({point});
     total_delay_.resize(result_.queueing.size());
+    max_delay_.assign(result_.queueing.size(), 0);
     if (trace) trace_.resize(tasks);
 }
 
@@ -33,10 +34,9 @@ void RunRecord::computed(TaskId t, Rank rank, SimTime ready, SimTime start, SimT
 }
 
 void RunRecord::add_wait(std::size_t point, SimTime delay) {
-    QueueingStats& q = result_.queueing[point];
-    ++q.delayed;
+    ++result_.queueing[point].delayed;
     total_delay_[point].add(delay);
-    q.max_delay = std::max(q.max_delay, to_seconds(delay));
+    max_delay_[point] = std::max(max_delay_[point], delay);  // in seconds once, at the end
 }
 
 SimResult RunRecord::finish(const Schedule& s) && {
@@ -51,8 +51,10 @@ SimResult RunRecord::finish(const Schedule& s) && {
     for (SimTime f : rank_finish_) result_.rank_finish.push_back(to_seconds(f));
     for (std::size_t level = 0; level < wire_time_.size(); ++level)
         result_.levels[level].wire_time = wire_time_[level].seconds();
-    for (std::size_t point = 0; point < total_delay_.size(); ++point)
+    for (std::size_t point = 0; point < total_delay_.size(); ++point) {
         result_.queueing[point].total_delay = total_delay_[point].seconds();
+        result_.queueing[point].max_delay = to_seconds(max_delay_[point]);
+    }
     if (tracing())
         for (TaskId t = 0; t < s.size(); ++t)
             if (s.kind[t] == TaskKind::transfer) result_.transfer_trace.push_back(trace_[t]);

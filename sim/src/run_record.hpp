@@ -55,6 +55,7 @@ class RunRecord {
     SimResult result_;
     std::vector<SimTime> rank_finish_;
     std::vector<TimeSum> wire_time_, total_delay_;  // per level, per waiting point
+    std::vector<SimTime> max_delay_;                // per waiting point
     SimTime makespan_ = 0;
     TimeSum compute_time_;
     std::vector<TransferTrace> trace_;

@@ -60,6 +60,23 @@ bool resize_by_payload(Collective c) {
     return c == Collective::allreduce;
 }
 
+// What a unit's bounds at its smaller sizes of one scale showed: once the dependency chain came
+// out no larger than the servers' part, its larger sizes skip the chain (docs/bounds.md). On
+// the generated collectives the servers' part grows faster with the size: a server carries
+// every message of its owner, a chain one message per step. Skipping only weakens a bound.
+class ChainHint {
+  public:
+    [[nodiscard]] bool skips(std::size_t scale) const { return below_ && scale == scale_; }
+    void chain_below(std::size_t scale) {
+        below_ = true;
+        scale_ = scale;
+    }
+
+  private:
+    bool below_ = false;
+    std::size_t scale_ = 0;
+};
+
 class SweepRun {
   public:
     explicit SweepRun(const SelectRequest& request) : request_(request) {
@@ -397,16 +414,19 @@ class SweepRun {
     // dependency chain, three quarters of a pass, only where the servers' part is at least
     // half the threshold: below that the chain rarely leaves a point out (docs/bounds.md).
     // The scouts' pass (`whole`) computes every chain: it picks the candidates with the smallest
-    // bounds.
+    // bounds. Otherwise `hint` carries what the unit's smaller sizes showed (ChainHint).
     double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z,
-                    bool whole = false) {
+                    bool whole = false, ChainHint* hint = nullptr) {
         const double threshold = thresholds_[sweep_.point_index(units_[u].collective, scale, z)];
         if (std::isinf(threshold)) return 0;
         const double enough = std::max(threshold, detail::own_best(sweep_, units_, u, scale, z));
-        return makespan_lower_bound(schedule, request_.machine, layouts_[scale],
-                                    SimOptions{request_.contention, false}, enough,
-                                    whole ? 0 : chain_from_share * threshold)
-            .seconds;
+        double chain_from = whole ? 0 : chain_from_share * threshold;
+        if (hint && hint->skips(scale)) chain_from = std::numeric_limits<double>::infinity();
+        const MakespanBound bound =
+            makespan_lower_bound(schedule, request_.machine, layouts_[scale],
+                                 SimOptions{request_.contention, false}, enough, chain_from);
+        if (hint && bound.chain > 0 && bound.chain <= bound.servers) hint->chain_below(scale);
+        return bound.seconds;
     }
     static constexpr double chain_from_share = 0.5;
 
@@ -429,13 +449,13 @@ class SweepRun {
     // among DAGs no other algorithm has: it cannot be the best or the runner-up; the bound is
     // kept for the ranking.
     bool left_out(Unit& unit, std::size_t u, std::size_t scale, std::size_t z,
-                  const Schedule* schedule) {
+                  const Schedule* schedule, ChainHint* hint = nullptr) {
         if (!unit.bounded) return false;
         const double threshold =
             std::min(thresholds_[sweep_.point_index(unit.collective, scale, z)],
                      detail::own_best(sweep_, units_, u, scale, z, alone_));
         const double bound = unit.scouted ? prebounds_[sweep_.time_index(u, scale, z)]
-                                          : bound_at(u, *schedule, scale, z);
+                                          : bound_at(u, *schedule, scale, z, false, hint);
         if (std::isnan(bound) || bound <= threshold) return false;
         sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
         ++unit.bounded_runs;
@@ -464,10 +484,11 @@ class SweepRun {
         const auto generated = Clock::now();
         std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
         double bound_seconds = 0;
+        ChainHint hint;  // points_of() lists each scale's sizes in ascending order
         for (const auto& [scale, z] : points) {
             set_message_size(schedule, sweep_.sizes[z]);
             const auto bounding = Clock::now();
-            const bool out = !unit.scouted && left_out(unit, u, scale, z, &schedule);
+            const bool out = !unit.scouted && left_out(unit, u, scale, z, &schedule, &hint);
             bound_seconds += seconds_between(bounding, Clock::now());
             if (out) {
                 progress(schedule.size());

@@ -20,6 +20,14 @@ std::vector<TaskId> row_of(const Csr<TaskId>& list, TaskId t) {
     return {row.begin(), row.end()};
 }
 
+// The tasks a joined list's row names (its items are indices into `waiters`).
+std::vector<TaskId> tasks_in_row(const Schedule::Successors& joined, const Csr<TaskId>& list,
+                                 TaskId t) {
+    std::vector<TaskId> tasks;
+    for (std::uint32_t item : list.row(t)) tasks.push_back(joined.task_of(item));
+    return tasks;
+}
+
 }  // namespace
 
 TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
@@ -38,9 +46,13 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
     CHECK(row_of(plain.delivered, 0) == std::vector<TaskId>{2, 3, 4, 5, 6});
     const Schedule::Successors joined = s.joined_successors();
     CHECK(joined.run == std::vector<std::uint32_t>{1, 1, 3, 0, 0, 1, 1, 1});
-    CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{2, 5, 6});
-    CHECK(row_of(joined.delivered, 1) == std::vector<TaskId>{2, 6});
-    CHECK(row_of(joined.sent, 2) == std::vector<TaskId>{6});
+    // The waiters: run leaders with dependencies (0, 1 and 7 wait for nothing).
+    CHECK(plain.waiters.empty());
+    CHECK(joined.waiters == std::vector<TaskId>{2, 5, 6});
+    CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{0, 1, 2});
+    CHECK(tasks_in_row(joined, joined.delivered, 0) == std::vector<TaskId>{2, 5, 6});
+    CHECK(tasks_in_row(joined, joined.delivered, 1) == std::vector<TaskId>{2, 6});
+    CHECK(tasks_in_row(joined, joined.sent, 2) == std::vector<TaskId>{6});
     CHECK(joined.delivered.items.size() == 5);
 }
 
@@ -58,6 +70,7 @@ TEST_CASE("joined successors: rm with k = 4 on 16 ranks lists each round's three
     std::size_t leaders_of_three = 0;
     for (std::uint32_t length : joined.run) leaders_of_three += length == 3 ? 1 : 0;
     CHECK(leaders_of_three == 16);
+    CHECK(joined.waiters.size() == 16);  // the second round's leaders; the first waits for none
 }
 
 TEST_CASE("joined successors: the same replay, event for event, over the generator grid") {

@@ -43,11 +43,16 @@ TEST_CASE("bound: the chain is left out where the servers prove less than chain_
     const Schedule s = hand::schedule(4, {{0, 1, 3, "-1"}, {1, 2, 3, "0"}, {2, 3, 3, "1"}});
     const RankLayout layout(m, 4, 1);
     const double all = std::numeric_limits<double>::infinity();
-    CHECK(makespan_lower_bound(s, m, layout, {}, all, 0).seconds == 15);
+    const MakespanBound both = makespan_lower_bound(s, m, layout, {}, all, 0);
+    CHECK(both.seconds == 15);
+    CHECK(both.servers == 3);  // each part on its own, for the selector's choice of chains
+    CHECK(both.chain == 15);
     CHECK(makespan_lower_bound(s, m, layout, {}, all, 3).seconds == 15);  // 3 is not below 3
     const MakespanBound servers = makespan_lower_bound(s, m, layout, {}, all, 3.5);
     CHECK(servers.seconds == 3);
     CHECK(servers.limit != "the dependency chain");
+    CHECK(servers.servers == 3);
+    CHECK(servers.chain == 0);  // not computed
 }
 
 TEST_CASE("bound: a file whose dependencies point to later ids gives the same chain") {

@@ -39,8 +39,9 @@ std::size_t dependency_walk(const Schedule& s) {
     for (std::size_t head = 0; head < queue.size(); ++head)
         for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
             if (list->rows() > 0)
-                for (TaskId next : list->row(queue[head]))
-                    if (--missing[next] == 0) queue.push_back(next);
+                for (std::uint32_t item : list->row(queue[head]))
+                    if (const TaskId next = successors.task_of(item); --missing[next] == 0)
+                        queue.push_back(next);
     return queue.size();
 }
 

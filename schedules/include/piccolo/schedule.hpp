@@ -105,6 +105,14 @@ class Schedule {
         // it leads that wait for exactly the same dependencies, 0 for the run's other tasks. The
         // lists then name the leaders only: a run becomes ready as one.
         std::vector<std::uint32_t> run;
+        // Empty, or (joined_successors()) the tasks the lists name, in task order: the lists'
+        // items are then indices into it. A replay keeps its per-waiter state in that dense
+        // order, a few bytes per waiting run instead of per task, and so mostly in cache.
+        std::vector<TaskId> waiters;
+        // The task that an item of the lists names.
+        [[nodiscard]] TaskId task_of(std::uint32_t item) const {
+            return waiters.empty() ? item : waiters[item];
+        }
     };
     [[nodiscard]] Successors successors() const;
     // The same, with every run of consecutive tasks whose deps and sent_deps rows are equal and
