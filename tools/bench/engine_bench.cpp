@@ -3,6 +3,8 @@
 //                             simulation time alone (best of many runs)
 //   engine_bench ring4096     4096-rank ring Allgather, generation included
 //   engine_bench rm1m         1,048,576-rank RM k=2 Allgather, generation included
+//   engine_bench rm75k        75,264-rank RM k=16 Allgather of 1 KiB on dgx-h100 (9408 nodes
+//                             x 8): a sweep's typical replay, best of 3
 // A second argument picks the schedules' style (default mpi; pipelined is the DAG of releases
 // before implementation styles existed).
 // Every case also reports a baseline measured in the same run on the same DAG: a plain
@@ -40,22 +42,36 @@ std::size_t dependency_walk(const Schedule& s) {
         for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
             if (list->rows() > 0)
                 for (std::uint32_t item : list->row(queue[head]))
-                    if (const TaskId next = successors.task_of(item); --missing[next] == 0)
-                        queue.push_back(next);
+                    if (const TaskId next = successors.task_of(item); --missing[next] == 0) {
+                        // The lists name a run's first task; the run is ready with it.
+                        const TaskId end =
+                            next + (successors.run.empty() ? 1 : successors.run[next]);
+                        for (TaskId t = next; t < end; ++t) queue.push_back(t);
+                    }
     return queue.size();
 }
 
-void run_case(const std::string& name, const char* algorithm, int k, int nodes, int repetitions,
-              Style style) {
-    const Machine machine = load_preset("delta");
+struct Case {
+    std::string name;
+    const char* algorithm;
+    int k;
+    int nodes;
+    int repetitions;
+    const char* machine = "delta";
+    std::uint64_t bytes = 2 << 20;  // per rank
+};
+
+void run_case(const Case& c, Style style) {
+    const Machine machine = load_preset(c.machine);
     const int ppn = machine.devices_per_node();
-    GenerateRequest request{Collective::allgather, algorithm, k, nodes * ppn, 2 << 20, false};
+    const int nodes = c.nodes;
+    GenerateRequest request{Collective::allgather, c.algorithm, c.k, nodes * ppn, c.bytes, false};
     request.style = style;
     const RankLayout layout(machine, nodes, ppn);
 
     double generate_time = 1e30, simulate_time = 1e30, walk_time = 1e30, makespan = 0;
     std::size_t transfers = 0;
-    for (int i = 0; i < repetitions; ++i) {
+    for (int i = 0; i < c.repetitions; ++i) {
         auto start = Clock::now();
         const Schedule s = generate(request);
         generate_time = std::min(generate_time, seconds_since(start));
@@ -70,9 +86,9 @@ void run_case(const std::string& name, const char* algorithm, int k, int nodes, 
         if (visited != s.size())
             fmt::print("dependency walk visited {} of {}\n", visited, s.size());
     }
-    fmt::print(
-        "{}: {} k={} p={} on delta, {} style, 2 MiB/rank, contention on: makespan {:.6g} s\n", name,
-        algorithm, k, nodes * ppn, to_string(style), makespan);
+    fmt::print("{}: {} k={} p={} on {}, {} style, {} B/rank, contention on: makespan {:.6g} s\n",
+               c.name, c.algorithm, c.k, nodes * ppn, c.machine, to_string(style), c.bytes,
+               makespan);
     fmt::print(
         "  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
         "{:.2f} M transfers/s simulated\n",
@@ -87,8 +103,9 @@ void run_case(const std::string& name, const char* algorithm, int k, int nodes, 
 int main(int argc, char** argv) {
     const std::string which = argc > 1 ? argv[1] : "all";
     const Style style = argc > 2 ? parse_style(argv[2]) : Style::mpi;
-    if (which == "small" || which == "all") run_case("small", "ring", 0, 16, 200, style);
-    if (which == "ring4096" || which == "all") run_case("ring4096", "ring", 0, 1024, 1, style);
-    if (which == "rm1m" || which == "all") run_case("rm1m", "rm", 2, 262144, 1, style);
+    if (which == "small" || which == "all") run_case({"small", "ring", 0, 16, 200}, style);
+    if (which == "ring4096" || which == "all") run_case({"ring4096", "ring", 0, 1024, 1}, style);
+    if (which == "rm1m" || which == "all") run_case({"rm1m", "rm", 2, 262144, 1}, style);
+    if (which == "rm75k") run_case({"rm75k", "rm", 16, 9408, 3, "dgx-h100", 1024}, style);
     return 0;
 }
