@@ -158,7 +158,7 @@ class Engine {
             case EventKind::received:
                 return request<processors>(s_.dst[e.id()], e.id(), e.time);
             case EventKind::ready:
-                return ready(e.id(), e.time);
+                return ready_run(e.id(), e.time);
             case EventKind::inject:
                 return inject(e.id(), e.time);
             case EventKind::arrive:
@@ -488,22 +488,38 @@ class Engine {
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
     // successor ready then, and with it the rest of the run of tasks with the same dependencies
-    // that it leads (Schedule::joined_successors() lists a run by its first task).
-    void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
+    // that it leads (Schedule::joined_successors() lists a run by its first task; one READY
+    // event serves the run). Out of line: inlined into the reception's steps, it made a replay
+    // of 75,264 ranks about 10 % slower (measured).
+    [[gnu::noinline]] void release_successors(const Csr<TaskId>& successors, TaskId t,
+                                              SimTime time) {
         if (successors.rows() == 0) return;
         for (std::uint32_t waiter : successors.row(t)) {
             Pending& next = pending_[waiter];
             const SimTime at = next.ready_at > time ? next.ready_at : time;
             next.ready_at = at;
             if (--next.missing != 0) continue;
-            const TaskId first = successors_.task_of(waiter);
-            events_.push({at, EventKind::ready, first});
-            if (!successors_.run.empty()) ready_run(first, at);
+            events_.push({at, EventKind::ready, successors_.task_of(waiter)});
         }
     }
-    void ready_run(TaskId first, SimTime at) {
-        const TaskId end = first + successors_.run[first];
-        for (TaskId t = first + 1; t < end; ++t) events_.push({at, EventKind::ready, t});
+    // A READY event serves its task and the rest of its run (one event, not one per task), in
+    // the order their own events would have been served: a task's requests may push an event for
+    // this same time that goes before the next task's READY (a wake), and then the rest of the
+    // run goes back into the queue behind it. `t` leads its run, or continues one.
+    void ready_run(TaskId t, SimTime now) {
+        const TaskId end = run_end(t);
+        for (;;) {
+            ready(t, now);
+            if (++t == end || record_.latest_completion() > stop_after_) return;  // run() stops
+            const Event next{now, EventKind::ready, t};
+            if (events_.serves_before(next.key)) return events_.push(next);
+        }
+    }
+    [[nodiscard]] TaskId run_end(TaskId t) const {
+        if (successors_.run.empty()) return t + 1;
+        TaskId first = t;
+        while (successors_.run[first] == 0) --first;  // a continued run: find its leader
+        return first + successors_.run[first];
     }
     [[nodiscard]] bool leads(TaskId t) const {
         return successors_.run.empty() || successors_.run[t] > 0;

@@ -67,6 +67,11 @@ class EventQueue {
         return {now_, batch_[next_++]};
     }
 
+    // Is an event pushed for the current time, while its batch is served, due before `key`?
+    [[nodiscard]] bool serves_before(std::uint64_t key) const {
+        return !late_.empty() && late_.top() < key;
+    }
+
   private:
     struct Item {
         std::uint64_t time_bits, key;

@@ -103,6 +103,13 @@ TEST_CASE("joined successors: the same replay, event for event, over the generat
         options.record_trace = false;  // the plain replays' own path (delta, dgx-h100)
         CHECK(simulate(x.schedule, plain, x.machine, x.layout, options).makespan ==
               simulate(x.schedule, joined, x.machine, x.layout, options).makespan);
+        // Given up part way (also between two tasks of one run): the same step, the same time.
+        options.give_up_after = a.makespan * 0.6;
+        const SimResult c = simulate(x.schedule, plain, x.machine, x.layout, options);
+        const SimResult d = simulate(x.schedule, joined, x.machine, x.layout, options);
+        CHECK(c.gave_up);
+        CHECK(c.gave_up == d.gave_up);
+        CHECK(c.makespan == d.makespan);
         ++cases;
         joined_cases += joined.run.empty() ? 0 : 1;
     });
