@@ -18,6 +18,7 @@
 
 #include "network.hpp"
 #include "pricing.hpp"
+#include "server_counts.hpp"
 #include "sim_time.hpp"
 
 namespace piccolo {
@@ -49,6 +50,14 @@ struct ServerSet {
         busy[owner] = std::min(max_time, busy[owner] + time);
         overrun = std::max(overrun, over);
         return busy[owner] > stop_sum;
+    }
+
+    // `count` times add(owner, time, over); never stops anything.
+    void add_many(std::size_t owner, std::uint32_t count, SimTime time, SimTime over = 0) {
+        if (servers == 0 || count == 0) return;
+        SimTime& b = busy[owner];
+        b = time > 0 && count > (max_time - b) / time ? max_time : b + count * time;
+        overrun = std::max(overrun, over);
     }
 
     void stop_above(SimTime enough) {
@@ -96,10 +105,15 @@ class BoundPass {
             for (int r = 0; r < layout.ranks(); ++r) unit_[l].push_back(layout.unit_of(r, l));
     }
 
-    MakespanBound run(double enough, double chain_from) {
+    // `counts`: the servers' busy times from them (server_counts.hpp), else from a pass over
+    // the tasks that stops once they prove the bound above `enough`.
+    MakespanBound run(double enough, double chain_from, const ServerCounts* counts = nullptr) {
         set_overrun_max();
         for (ServerSet& set : servers_) set.stop_above(to_time(enough));
-        for (TaskId t = 0; t < s_.size() && !passed_; ++t) add_to_servers(t);
+        if (counts)
+            add_counted(*counts);
+        else
+            for (TaskId t = 0; t < s_.size() && !passed_; ++t) add_to_servers(t);
         SimTime best = 0;
         std::string limit = "nothing to do";
         for (const ServerSet& set : servers_) set.bound(best, limit, passed_);
@@ -138,35 +152,70 @@ class BoundPass {
 
     // What each task holds at least, and where (the engine's holds, sim/README.md).
     void add_to_servers(TaskId t) {
-        const auto src = static_cast<std::size_t>(s_.src[t]);
-        if (s_.kind[t] != TaskKind::transfer) {
-            const SimTime cost = pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
-            passed_ |= servers_[processor].add(src, cost);
-            return;
-        }
-        const auto dst = static_cast<std::size_t>(s_.dst[t]);
-        const std::size_t level = level_of(t);
-        const Price& x = pricing_.at(level, s_.size_class[t]);
+        const auto add = [&](Set set, std::size_t owner, SimTime time, SimTime over) {
+            passed_ |= servers_[set].add(owner, time, over);
+        };
+        const TaskKind kind = s_.kind[t];
+        const std::size_t level = kind == TaskKind::transfer ? level_of(t) : 0;
+        charge_source(kind, level, s_.size_class[t], static_cast<std::size_t>(s_.src[t]), add);
+        if (kind == TaskKind::transfer)
+            charge_destination(level, s_.size_class[t], static_cast<std::size_t>(s_.dst[t]), add);
+    }
+
+    // The same sums from per-rank counts of each signature's tasks.
+    void add_counted(const ServerCounts& counts) {
+        const std::size_t n = counts.signatures.size();
+        for (std::size_t r = 0; r < counts.sent.size() / std::max<std::size_t>(n, 1); ++r)
+            for (std::size_t i = 0; i < n; ++i) {
+                const ServerCounts::Signature& sig = counts.signatures[i];
+                const std::uint32_t size_class = s_.size_class[sig.example];
+                const auto times = [&](std::uint32_t count) {
+                    return [this, count](Set set, std::size_t owner, SimTime time, SimTime over) {
+                        servers_[set].add_many(owner, count, time, over);
+                    };
+                };
+                if (const std::uint32_t a = counts.sent[r * n + i]; a > 0)
+                    charge_source(sig.kind, sig.level, size_class, r, times(a));
+                if (const std::uint32_t b = counts.received[r * n + i]; b > 0)
+                    charge_destination(sig.level, size_class, r, times(b));
+            }
+    }
+
+    // What a task of (kind, level, size class) holds on the side of its source, `src` (a
+    // compute task: its rank): add(set, owner, time, overrun).
+    template <class Add>
+    void charge_source(TaskKind kind, std::size_t level, std::uint32_t size_class, std::size_t src,
+                       const Add& add) const {
+        if (kind != TaskKind::transfer)
+            return add(processor, src, pricing_.compute_cost(kind, size_class), 0);
+        const Price& x = pricing_.at(level, size_class);
         if (x.overhead == OverheadModel::cpu) {
-            passed_ |= servers_[processor].add(src, x.o_s);
-            passed_ |= servers_[processor].add(dst, x.o_r);
+            add(processor, src, x.o_s, 0);
         } else {
             // A send slot: o_s, the injection, and the rest of the gap; it frees at most
             // g - o_s - L - o_r after the delivery.
-            passed_ |= servers_[send_slots].add(src, std::max(x.o_s, x.g) + x.wire,
-                                                std::max<SimTime>(0, x.g - x.o_s - x.L - x.o_r));
-            passed_ |= servers_[receive_slots].add(dst, x.wire + x.o_r);  // frees at delivery
+            add(send_slots, src, std::max(x.o_s, x.g) + x.wire,
+                std::max<SimTime>(0, x.g - x.o_s - x.L - x.o_r));
         }
-        for (std::size_t l = 0; l < level; ++l) {
-            // A lane is held max(g, W) from the injection start (egress) or the arrival
-            // (ingress), which precede the delivery by at least W + L + o_r and W + o_r.
-            ServerSet& egress = servers_[first_lanes + 2 * l];
-            ServerSet& ingress = servers_[first_lanes + 2 * l + 1];
-            passed_ |= egress.add(static_cast<std::size_t>(unit_[l][src]), x.hold,
-                                  std::max<SimTime>(0, x.hold - x.wire - x.L - x.o_r));
-            passed_ |= ingress.add(static_cast<std::size_t>(unit_[l][dst]), x.hold,
-                                   std::max<SimTime>(0, x.hold - x.wire - x.o_r));
-        }
+        // A lane is held max(g, W) from the injection start (egress), which precedes the
+        // delivery by at least W + L + o_r.
+        for (std::size_t l = 0; l < level; ++l)
+            add(static_cast<Set>(first_lanes + 2 * l), static_cast<std::size_t>(unit_[l][src]),
+                x.hold, std::max<SimTime>(0, x.hold - x.wire - x.L - x.o_r));
+    }
+    // ... and on the side of its destination `dst`.
+    template <class Add>
+    void charge_destination(std::size_t level, std::uint32_t size_class, std::size_t dst,
+                            const Add& add) const {
+        const Price& x = pricing_.at(level, size_class);
+        if (x.overhead == OverheadModel::cpu)
+            add(processor, dst, x.o_r, 0);
+        else
+            add(receive_slots, dst, x.wire + x.o_r, 0);  // frees at delivery
+        // An ingress lane is held max(g, W) from the arrival, W + o_r or more before delivery.
+        for (std::size_t l = 0; l < level; ++l)
+            add(static_cast<Set>(first_lanes + 2 * l + 1), static_cast<std::size_t>(unit_[l][dst]),
+                x.hold, std::max<SimTime>(0, x.hold - x.wire - x.o_r));
     }
 
     // When a task is done at the earliest (delivered, for a transfer), given when it is ready.
@@ -316,5 +365,53 @@ MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& mach
                                    double enough, double chain_from) {
     return BoundPass(schedule, machine, layout, options).run(enough, chain_from);
 }
+
+namespace detail {
+
+std::optional<ServerCounts> count_server_loads(const Schedule& s, const Machine& machine,
+                                               const RankLayout& layout,
+                                               std::size_t tasks_per_entry) {
+    const auto ranks = static_cast<std::size_t>(layout.ranks());
+    const std::size_t levels = machine.levels.size(), classes = s.size_values.size();
+    constexpr std::size_t kinds = 4;  // TaskKind's values
+    const std::size_t keys = kinds * levels * classes;
+    if (tasks_per_entry > 0 && keys > s.size()) return std::nullopt;
+    constexpr std::uint32_t unseen = ~std::uint32_t{0};
+    std::vector<std::uint32_t> signature_of(keys, unseen);  // by (kind, level, class)
+    std::vector<std::uint32_t> signature(s.size());
+    ServerCounts counts;
+    const Network network(machine, layout, ranks, true);
+    for (TaskId t = 0; t < s.size(); ++t) {
+        const TaskKind kind = s.kind[t];
+        const std::size_t level =
+            kind == TaskKind::transfer ? network.level_of(s.src[t], s.dst[t]) : 0;
+        std::uint32_t& id =
+            signature_of[(static_cast<std::size_t>(kind) * levels + level) * classes +
+                         s.size_class[t]];
+        if (id == unseen) {
+            id = static_cast<std::uint32_t>(counts.signatures.size());
+            counts.signatures.push_back({kind, static_cast<std::uint8_t>(level), t});
+        }
+        signature[t] = id;
+    }
+    const std::size_t n = counts.signatures.size();
+    if (ranks * n * tasks_per_entry > s.size()) return std::nullopt;
+    counts.sent.assign(ranks * n, 0);
+    counts.received.assign(ranks * n, 0);
+    for (TaskId t = 0; t < s.size(); ++t) {
+        ++counts.sent[static_cast<std::size_t>(s.src[t]) * n + signature[t]];
+        if (s.kind[t] == TaskKind::transfer)
+            ++counts.received[static_cast<std::size_t>(s.dst[t]) * n + signature[t]];
+    }
+    return counts;
+}
+
+MakespanBound makespan_lower_bound(const Schedule& schedule, const Machine& machine,
+                                   const RankLayout& layout, const SimOptions& options,
+                                   const ServerCounts& counts, double enough, double chain_from) {
+    return BoundPass(schedule, machine, layout, options).run(enough, chain_from, &counts);
+}
+
+}  // namespace detail
 
 }  // namespace piccolo

@@ -35,6 +35,7 @@
 #include "piccolo/lower_bound.hpp"
 #include "piccolo/task_count.hpp"
 #include "select_fingerprint.hpp"
+#include "select_job_bounds.hpp"
 #include "select_memory.hpp"
 #include "select_sweep.hpp"
 #include "select_symmetric.hpp"
@@ -60,22 +61,8 @@ bool resize_by_payload(Collective c) {
     return c == Collective::allreduce;
 }
 
-// What a unit's bounds at its smaller sizes of one scale showed: once the dependency chain came
-// out no larger than the servers' part, its larger sizes skip the chain (docs/bounds.md). On
-// the generated collectives the servers' part grows faster with the size: a server carries
-// every message of its owner, a chain one message per step. Skipping only weakens a bound.
-class ChainHint {
-  public:
-    [[nodiscard]] bool skips(std::size_t scale) const { return below_ && scale == scale_; }
-    void chain_below(std::size_t scale) {
-        below_ = true;
-        scale_ = scale;
-    }
-
-  private:
-    bool below_ = false;
-    std::size_t scale_ = 0;
-};
+using detail::ChainHint;
+using detail::CountsByScale;
 
 class SweepRun {
   public:
@@ -367,9 +354,11 @@ class SweepRun {
         if (!built) return;
         Schedule& schedule = *built;
         const auto generated = Clock::now();
+        CountsByScale counts;
         for (const auto& [scale, z] : points_of(unit)) {
             set_message_size(schedule, sweep_.sizes[z]);
-            prebounds_[sweep_.time_index(u, scale, z)] = bound_at(u, schedule, scale, z, true);
+            prebounds_[sweep_.time_index(u, scale, z)] =
+                bound_at(u, schedule, scale, z, counts, true);
         }
         unit.generate_seconds += seconds_between(start, generated);
         unit.bound_seconds += seconds_between(generated, Clock::now());
@@ -415,16 +404,22 @@ class SweepRun {
     // half the threshold: below that the chain rarely leaves a point out (docs/bounds.md).
     // The scouts' pass (`whole`) computes every chain: it picks the candidates with the smallest
     // bounds. Otherwise `hint` carries what the unit's smaller sizes showed (ChainHint).
+    // `counts`: the job's, for the servers' part.
     double bound_at(std::size_t u, const Schedule& schedule, std::size_t scale, std::size_t z,
-                    bool whole = false, ChainHint* hint = nullptr) {
+                    CountsByScale& counts, bool whole = false, ChainHint* hint = nullptr) {
         const double threshold = thresholds_[sweep_.point_index(units_[u].collective, scale, z)];
         if (std::isinf(threshold)) return 0;
         const double enough = std::max(threshold, detail::own_best(sweep_, units_, u, scale, z));
         double chain_from = whole ? 0 : chain_from_share * threshold;
         if (hint && hint->skips(scale)) chain_from = std::numeric_limits<double>::infinity();
+        const SimOptions options{request_.contention, false};
+        const detail::ServerCounts* counted =
+            counts.at(schedule, request_.machine, layouts_[scale], scale);
         const MakespanBound bound =
-            makespan_lower_bound(schedule, request_.machine, layouts_[scale],
-                                 SimOptions{request_.contention, false}, enough, chain_from);
+            counted ? detail::makespan_lower_bound(schedule, request_.machine, layouts_[scale],
+                                                   options, *counted, enough, chain_from)
+                    : makespan_lower_bound(schedule, request_.machine, layouts_[scale], options,
+                                           enough, chain_from);
         if (hint && bound.chain > 0 && bound.chain <= bound.servers) hint->chain_below(scale);
         return bound.seconds;
     }
@@ -449,13 +444,14 @@ class SweepRun {
     // among DAGs no other algorithm has: it cannot be the best or the runner-up; the bound is
     // kept for the ranking.
     bool left_out(Unit& unit, std::size_t u, std::size_t scale, std::size_t z,
-                  const Schedule* schedule, ChainHint* hint = nullptr) {
+                  const Schedule* schedule, CountsByScale* counts = nullptr,
+                  ChainHint* hint = nullptr) {
         if (!unit.bounded) return false;
         const double threshold =
             std::min(thresholds_[sweep_.point_index(unit.collective, scale, z)],
                      detail::own_best(sweep_, units_, u, scale, z, alone_));
         const double bound = unit.scouted ? prebounds_[sweep_.time_index(u, scale, z)]
-                                          : bound_at(u, *schedule, scale, z, false, hint);
+                                          : bound_at(u, *schedule, scale, z, *counts, false, hint);
         if (std::isnan(bound) || bound <= threshold) return false;
         sweep_.bounds[sweep_.time_index(u, scale, z)] = bound;
         ++unit.bounded_runs;
@@ -485,10 +481,12 @@ class SweepRun {
         std::optional<Schedule::Successors> successors;  // not built where bounds leave all out
         double bound_seconds = 0;
         ChainHint hint;  // points_of() lists each scale's sizes in ascending order
+        CountsByScale counts;
         for (const auto& [scale, z] : points) {
             set_message_size(schedule, sweep_.sizes[z]);
             const auto bounding = Clock::now();
-            const bool out = !unit.scouted && left_out(unit, u, scale, z, &schedule, &hint);
+            const bool out =
+                !unit.scouted && left_out(unit, u, scale, z, &schedule, &counts, &hint);
             bound_seconds += seconds_between(bounding, Clock::now());
             if (out) {
                 progress(schedule.size());

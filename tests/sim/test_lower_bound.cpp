@@ -12,6 +12,7 @@
 #include "piccolo/generate.hpp"
 #include "piccolo/lower_bound.hpp"
 #include "piccolo/machine_io.hpp"
+#include "server_counts.hpp"
 
 using namespace piccolo;
 
@@ -163,4 +164,29 @@ TEST_CASE("bound: never above the makespan, every algorithm, k, style and collec
                     "makespan {} ({})",
                     cases, tight, worst, where));
     CHECK(tight * 2 > cases);
+}
+
+TEST_CASE("bound: the servers' part from counts equals the pass over the tasks, at every size") {
+    // Counted at the grid's size, then bounded after resizing, as a sweep does for an Allgather.
+    std::size_t cases = 0;
+    grid::for_each_case({6, 8, 12}, {16}, [&](const grid::Case& x) {
+        if (x.schedule.shape.collective != Collective::allgather) return;
+        INFO(x.label());
+        Schedule s = x.schedule;
+        const auto counts = detail::count_server_loads(s, x.machine, x.layout, 0);
+        REQUIRE(counts);
+        for (std::uint64_t bytes : {1, 16, 1000, 1048576}) {
+            set_message_size(s, bytes);
+            const MakespanBound tasks = makespan_lower_bound(s, x.machine, x.layout, x.options);
+            const MakespanBound counted =
+                detail::makespan_lower_bound(s, x.machine, x.layout, x.options, *counts);
+            CHECK(counted.seconds == tasks.seconds);
+            CHECK(counted.servers == tasks.servers);
+            CHECK(counted.chain == tasks.chain);
+            CHECK(counted.limit == tasks.limit);
+            ++cases;
+        }
+    });
+    MESSAGE(fmt::format("{} bounds compared", cases));
+    CHECK(cases > 100);
 }
