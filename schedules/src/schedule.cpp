@@ -76,11 +76,6 @@ std::size_t Schedule::transfer_count() const {
     return n;
 }
 
-bool Schedule::same_dependencies(TaskId a, TaskId b) const {
-    return std::ranges::equal(deps.row(a), deps.row(b)) &&
-           std::ranges::equal(sent_deps_of(a), sent_deps_of(b));
-}
-
 namespace {
 
 // The reverse of a dependency list of n tasks, over the tasks that lead their run (`run`
@@ -139,6 +134,9 @@ Schedule::Successors Schedule::successors() const {
 
 Schedule::Successors Schedule::joined_successors() const {
     std::vector<std::uint32_t> run = dependency_runs(*this);
+    // Nothing joined (a ring): the plain lists, which name tasks directly. Waiter indices would
+    // cost every release one more random read (the waiter's task) and save nothing.
+    if (run.empty()) return successors();
     // The waiters: the tasks a list names (each leads its run and waits for something).
     std::vector<TaskId> waiters;
     std::vector<std::uint32_t> item(size(), 0);

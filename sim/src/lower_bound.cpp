@@ -165,10 +165,13 @@ class BoundPass {
     // The same sums from per-rank counts of each signature's tasks.
     void add_counted(const ServerCounts& counts) {
         const std::size_t n = counts.signatures.size();
+        std::vector<std::uint32_t> classes(n);  // each signature's size class at this size
+        for (std::size_t i = 0; i < n; ++i)
+            classes[i] = s_.size_class[counts.signatures[i].example];
         for (std::size_t r = 0; r < counts.sent.size() / std::max<std::size_t>(n, 1); ++r)
             for (std::size_t i = 0; i < n; ++i) {
                 const ServerCounts::Signature& sig = counts.signatures[i];
-                const std::uint32_t size_class = s_.size_class[sig.example];
+                const std::uint32_t size_class = classes[i];
                 const auto times = [&](std::uint32_t count) {
                     return [this, count](Set set, std::size_t owner, SimTime time, SimTime over) {
                         servers_[set].add_many(owner, count, time, over);

@@ -95,7 +95,9 @@ class Schedule {
     }
     [[nodiscard]] std::size_t transfer_count() const;
     // Do tasks a and b wait for the same tasks, delivered and sent, in the same order?
-    [[nodiscard]] bool same_dependencies(TaskId a, TaskId b) const;
+    [[nodiscard]] bool same_dependencies(TaskId a, TaskId b) const {
+        return same_ids(deps.row(a), deps.row(b)) && same_ids(sent_deps_of(a), sent_deps_of(b));
+    }
 
     // Successor lists (the reverse of deps and of sent_deps), built on demand.
     struct Successors {
@@ -120,6 +122,16 @@ class Schedule {
     // exchange share their dependencies, so their successor lists shrink by the round's sends.
     // `run` stays empty where no two such tasks are neighbours.
     [[nodiscard]] Successors joined_successors() const;
+
+  private:
+    // Inline and by hand, not std::ranges::equal: its memcmp call costs more than the one or two
+    // ids a row mostly holds, and a sweep compares every task with its neighbour.
+    static bool same_ids(std::span<const TaskId> x, std::span<const TaskId> y) {
+        if (x.size() != y.size()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (x[i] != y[i]) return false;
+        return true;
+    }
 };
 
 }  // namespace piccolo
