@@ -56,6 +56,18 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
     CHECK(joined.delivered.items.size() == 5);
 }
 
+TEST_CASE("joined successors: where nothing joins, the plain lists, naming tasks") {
+    // A chain and a fan: no two neighbours wait for the same tasks.
+    const Schedule s =
+        hand::schedule(4, {{0, 1, 1}, {1, 2, 1, "0"}, {2, 3, 1, "1"}, {1, 3, 1, "0,1"}});
+    const Schedule::Successors joined = s.joined_successors();
+    CHECK(joined.run.empty());
+    CHECK(joined.waiters.empty());
+    CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{1, 3});
+    CHECK(row_of(joined.delivered, 1) == std::vector<TaskId>{2, 3});
+    CHECK(joined.delivered.rows() == 4);
+}
+
 TEST_CASE("joined successors: rm with k = 4 on 16 ranks lists each round's three sends once") {
     // Two rounds; in the second, each rank's three sends wait for its three receives (delivered)
     // and its three sends (sent) of the first: 16 x 3 x 3 items in each list, a third joined.

@@ -120,7 +120,7 @@ class Schedule {
     // The same, with every run of consecutive tasks whose deps and sent_deps rows are equal and
     // not empty listed once, by its first task: the sends of one round of a round-synchronous
     // exchange share their dependencies, so their successor lists shrink by the round's sends.
-    // `run` stays empty where no two such tasks are neighbours.
+    // Where no two such tasks are neighbours, successors() itself (`run` and `waiters` empty).
     [[nodiscard]] Successors joined_successors() const;
 
   private:
