@@ -1,9 +1,8 @@
 // The sweep, in bounded memory. Three steps:
-//  1. Plan, serially and without generating anything: every candidate (collective, p,
-//     algorithm, k) is mapped to a unit, one per distinct DAG (dag_identity(): rm/prm with
-//     k = 2048..4095 at p = 4096 plan the same rounds), with its exact task count and an estimate
-//     of the memory its job needs at its peak (count_tasks(), estimate_job_bytes()). A unit that
-//     cannot fit the memory budget at all is refused here, before anything starts.
+//  1. Plan (select_plan.hpp), serially and without generating anything: every candidate
+//     (collective, p, algorithm, k) is mapped to a unit, one per distinct DAG, with its exact
+//     task count and an estimate of the memory its job needs at its peak. A unit that cannot fit
+//     the memory budget at all is refused before anything starts (job_budget()).
 //  2. Jobs, in parallel on a tbb::task_arena of `threads` threads: one job per unit generates its
 //     DAG, simulates it at every scale of its p and every size (resized in place), records the
 //     times and frees the DAG. Jobs start largest first, and only while the estimates of the
@@ -37,6 +36,7 @@
 #include "select_fingerprint.hpp"
 #include "select_job_bounds.hpp"
 #include "select_memory.hpp"
+#include "select_plan.hpp"
 #include "select_sweep.hpp"
 #include "select_symmetric.hpp"
 #include "select_text.hpp"
@@ -57,27 +57,19 @@ using detail::not_run;
 using detail::SweptAlgorithm;
 using detail::Unit;
 
-bool resize_by_payload(Collective c) {
-    return c == Collective::allreduce;
-}
-
 using detail::ChainHint;
 using detail::CountsByScale;
 
 class SweepRun {
   public:
-    explicit SweepRun(const SelectRequest& request) : request_(request) {
-        sweep_.collectives = detail::unique_collectives(request.collectives);
-        sweep_.algorithms = detail::swept_algorithms(request.algorithms);
-        sweep_.sizes = detail::swept_sizes(request.sizes);
-        plan_scales();
-        detail::check_radices(request.radices, sweep_);
-    }
+    explicit SweepRun(const SelectRequest& request)
+        : request_(request), plan_(detail::plan_sweep(request)) {}
 
     SelectResult run() {
-        plan_units();
+        stats_.candidates = plan_.candidates;
         const std::uint64_t budget = detail::job_budget(sweep_, units_, request_);
-        for (std::string& note : detail::left_out_notes(sweep_, units_)) notes_.push_back(note);
+        for (std::string& note : detail::left_out_notes(sweep_, units_))
+            plan_.notes.push_back(note);
         const int threads =
             request_.threads > 0 ? request_.threads : tbb::info::default_concurrency();
         tbb::task_arena arena(threads);
@@ -87,173 +79,14 @@ class SweepRun {
         result.machine = request_.machine.name;
         result.style = request_.style;
         result.contention = request_.contention;
-        result.notes = notes_;
-        result.engine_choices = engine_choices_;
+        result.notes = plan_.notes;
+        result.engine_choices = plan_.engine_choices;
         detail::rank_sweep(sweep_, result);
         result.stats = stats_;
         return result;
     }
 
   private:
-    // ---- scales -------------------------------------------------------------------------------
-    void plan_scales() {
-        const std::vector<Scale> requested =
-            request_.scales.empty() ? default_select_scales(request_.machine) : request_.scales;
-        for (const Scale& s : requested) {
-            if (s.nodes < 1)
-                throw InputError(fmt::format("--nodes: must be >= 1 (got {})", s.nodes));
-            if (s.ranks_per_node < 1)
-                throw InputError(fmt::format("--ppn: must be >= 1 (got {})", s.ranks_per_node));
-            if (s.ranks() < 2) {
-                notes_.push_back(fmt::format("{}: skipped (a collective needs at least 2 ranks)",
-                                             detail::scale_label(s)));
-                continue;
-            }
-            if (std::find(sweep_.scales.begin(), sweep_.scales.end(), s) != sweep_.scales.end())
-                continue;
-            layouts_.emplace_back(request_.machine, s.nodes, s.ranks_per_node);  // validates
-            sweep_.scales.push_back(s);
-        }
-        if (sweep_.scales.empty())
-            throw InputError(
-                "--nodes/--ppn: every scale has fewer than 2 ranks (use more nodes "
-                "or more ranks per node)");
-        for (const Scale& s : sweep_.scales)
-            if (std::find(sweep_.ranks.begin(), sweep_.ranks.end(), s.ranks()) ==
-                sweep_.ranks.end())
-                sweep_.ranks.push_back(s.ranks());
-    }
-
-    // ---- step 1: plan -------------------------------------------------------------------------
-    [[nodiscard]] GenerateRequest template_request(std::size_t c, std::size_t p, std::size_t a,
-                                                   int k) const {
-        GenerateRequest g;
-        g.collective = sweep_.collectives[c];
-        g.algorithm = std::string(sweep_.algorithms[a].info->name);
-        g.k = k;
-        g.ranks = sweep_.ranks[p];
-        // Any size works for a template; an Allreduce needs at least one byte per segment.
-        g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(g.ranks));
-        g.payload = resize_by_payload(g.collective);  // Allgather resizes without payload
-        g.style = request_.style;
-        return g;
-    }
-
-    [[nodiscard]] static bool runs_at(std::uint32_t pieces, Collective c, std::uint64_t bytes) {
-        // set_message_size() cuts an Allreduce vector into shape.pieces segments of >= 1 byte.
-        return c != Collective::allreduce || bytes >= pieces;
-    }
-
-    // Large candidates (symmetry_min_tasks) run through quotients where the symmetry holds.
-    [[nodiscard]] detail::SymmetryChoice choose_symmetry(const GenerateRequest& g,
-                                                         const TaskCounts& counts) const {
-        if (counts.tasks() < request_.symmetry_min_tasks) return {};
-        std::vector<const RankLayout*> layouts;
-        for (std::size_t s = 0; s < sweep_.scales.size(); ++s)
-            if (sweep_.scales[s].ranks() == g.ranks) layouts.push_back(&layouts_[s]);
-        return detail::choose_symmetry(g, request_.machine, layouts, {request_.contention, false});
-    }
-
-    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts,
-                   detail::SymmetryChoice symmetry) {
-        Unit unit;
-        unit.collective = c;
-        unit.p_index = p;
-        unit.algorithm = a;
-        unit.k = k;
-        unit.counts = counts;
-        unit.symmetry = std::move(symmetry);
-        const Rank ranks = sweep_.ranks[p];
-        const Rank representatives = unit.symmetry.representatives;
-        const TaskCounts replayed =
-            representatives > 0 ? detail::quotient_counts(counts, ranks, representatives) : counts;
-        const GenerateRequest g = template_request(c, p, a, k);
-        const bool indexable = counts.tasks() <= std::numeric_limits<std::uint32_t>::max();
-        std::uint64_t sizes = 0, work = 0;
-        bool uneven = false;  // a size the quotient does not cover
-        for (std::uint64_t bytes : sweep_.sizes) {
-            if (!runs_at(counts.pieces, sweep_.collectives[c], bytes)) continue;
-            const bool covered = representatives == 0 || detail::symmetry_covers(g, bytes);
-            uneven = uneven || !covered;
-            if (!covered && !indexable) continue;
-            ++sizes;
-            work += covered ? replayed.tasks() : counts.tasks();
-        }
-        unit.full_too = uneven && indexable;
-        unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
-                       representatives == 0 &&
-                       !detail::is_baseline(sweep_.algorithms[a].info->name);
-        unit.stage = unit.bounded ? 2 : 0;
-        if (uneven && !indexable) note_uneven(c, ranks);
-        unit.estimate =
-            detail::estimate_job_bytes(replayed, ranks) +
-            (representatives > 0 && unit.full_too ? detail::estimate_job_bytes(counts, ranks) : 0);
-        for (const Scale& scale : sweep_.scales)
-            if (scale.ranks() == ranks) {
-                unit.runs += sizes;
-                unit.work += work;
-            }
-        return unit;
-    }
-
-    // Once per (collective, p): sizes that neither the quotient nor the full DAG can replay.
-    void note_uneven(std::size_t c, Rank ranks) {
-        std::string note = detail::uneven_note(sweep_.collectives[c], ranks);
-        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end())
-            notes_.push_back(std::move(note));
-    }
-
-    // The candidates of one (collective, p, algorithm) into their units; `identities` holds the
-    // units of (collective, p) so far.
-    void plan_set(std::size_t c, std::size_t p, std::size_t a,
-                  std::unordered_map<std::string, std::size_t>& identities) {
-        CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
-        const std::vector<int> ks =
-            detail::radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p], request_.radices);
-        if (ks.empty())
-            set.unavailable =
-                request_.radices.empty()
-                    ? fmt::format("no valid k for p = {}", sweep_.ranks[p])
-                    : fmt::format("no k from -k is valid for p = {}", sweep_.ranks[p]);
-        for (int k : ks) {
-            const GenerateRequest g = template_request(c, p, a, k);
-            const TaskCounts counts = count_tasks(g);
-            detail::SymmetryChoice symmetry = choose_symmetry(g, counts);
-            if (symmetry.representatives == 0 &&
-                counts.tasks() > std::numeric_limits<std::uint32_t>::max()) {
-                // More tasks than the IR can index: generate() refuses it before allocating, with
-                // the numbers; that refusal is the reason shown for the candidate.
-                try {
-                    generate(g);
-                } catch (const InputError& e) {
-                    if (set.unavailable.empty()) set.unavailable = e.what();
-                    continue;
-                }
-            }
-            const auto [at, added] = identities.try_emplace(dag_identity(g), units_.size());
-            if (added) {
-                if (counts.tasks() >= request_.symmetry_min_tasks)
-                    engine_choices_.push_back(detail::engine_choice(
-                        g, sweep_.algorithms[a].info->has_radix, counts.tasks(), symmetry));
-                units_.push_back(make_unit(c, p, a, k, counts, std::move(symmetry)));
-            }
-            set.candidates.push_back({k, at->second});
-            ++stats_.candidates;
-        }
-        if (!set.candidates.empty()) set.unavailable.clear();
-    }
-
-    void plan_units() {
-        sweep_.sets.resize(sweep_.collectives.size() * sweep_.ranks.size() *
-                           sweep_.algorithms.size());
-        for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
-            for (std::size_t p = 0; p < sweep_.ranks.size(); ++p) {
-                std::unordered_map<std::string, std::size_t> identities;
-                for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a)
-                    plan_set(c, p, a, identities);
-            }
-    }
-
     // ---- step 2: jobs ---------------------------------------------------------------------------
     // Every unit but the bounded ones, then those, against the thresholds the others' times set.
     void run_units(std::uint64_t budget, int threads) {
@@ -370,15 +203,15 @@ class SweepRun {
         Unit& unit = units_[u];
         std::optional<Schedule> schedule;
         try {
-            schedule =
-                generate(template_request(unit.collective, unit.p_index, unit.algorithm, unit.k));
+            schedule = generate(detail::template_request(sweep_, request_, unit.collective,
+                                                         unit.p_index, unit.algorithm, unit.k));
         } catch (const InputError& e) {
             unit.error = e.what();
             return std::nullopt;
         }
         if (unit.hashed) return schedule;  // built before, for its bounds: the DAG is the same
-        unit.hash =
-            detail::timing_hash(*schedule, resize_by_payload(sweep_.collectives[unit.collective]));
+        unit.hash = detail::timing_hash(
+            *schedule, detail::resize_by_payload(sweep_.collectives[unit.collective]));
         unit.hashed = true;
         sweep_.rounds[u] = detail::transfer_rounds(*schedule);
         return schedule;
@@ -391,8 +224,8 @@ class SweepRun {
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale)
             if (sweep_.scales[scale].ranks() == sweep_.ranks[unit.p_index])
                 for (std::size_t z = 0; z < sweep_.sizes.size(); ++z)
-                    if (runs_at(unit.counts.pieces, sweep_.collectives[unit.collective],
-                                sweep_.sizes[z]))
+                    if (detail::runs_at(unit.counts.pieces, sweep_.collectives[unit.collective],
+                                        sweep_.sizes[z]))
                         points.emplace_back(scale, z);
         return points;
     }
@@ -517,8 +350,8 @@ class SweepRun {
     void run_symmetric_unit(Unit& unit, std::size_t u) {
         const Collective collective = sweep_.collectives[unit.collective];
         const auto start = Clock::now();
-        const GenerateRequest g =
-            template_request(unit.collective, unit.p_index, unit.algorithm, unit.k);
+        const GenerateRequest g = detail::template_request(sweep_, request_, unit.collective,
+                                                           unit.p_index, unit.algorithm, unit.k);
         std::optional<detail::QuotientReplay> replay;
         try {
             replay.emplace(g, unit.symmetry.representatives, request_.machine,
@@ -529,14 +362,15 @@ class SweepRun {
             return;
         }
         const QuotientSchedule& q = replay->quotient();
-        unit.hash = detail::timing_hash(q.schedule, resize_by_payload(collective), q.destination);
+        unit.hash =
+            detail::timing_hash(q.schedule, detail::resize_by_payload(collective), q.destination);
         unit.hashed = true;
         sweep_.rounds[u] = detail::transfer_rounds(q.schedule);
         const auto generated = Clock::now();
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
             if (sweep_.scales[scale].ranks() != g.ranks) continue;
             for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
-                if (!runs_at(unit.counts.pieces, collective, sweep_.sizes[z])) continue;
+                if (!detail::runs_at(unit.counts.pieces, collective, sweep_.sizes[z])) continue;
                 const auto run = replay->run(layouts_[scale], sweep_.sizes[z]);
                 if (!run) continue;
                 sweep_.times[sweep_.time_index(u, scale, z)] = run->makespan;
@@ -548,14 +382,13 @@ class SweepRun {
     }
 
     const SelectRequest& request_;
-    std::vector<RankLayout> layouts_;  // one per scale
-    std::vector<std::string> notes_;
-    std::vector<std::string> engine_choices_;
-    detail::Sweep sweep_;
-    std::vector<Unit> units_;
-    std::vector<double> thresholds_;  // per point: see detail::bound_thresholds
-    std::vector<char> alone_;         // per unit: see detail::alone_units
-    std::vector<double> prebounds_;   // [unit][scale][size]: bounded units' lower bounds
+    detail::SweepPlan plan_;
+    detail::Sweep& sweep_ = plan_.sweep;
+    std::vector<Unit>& units_ = plan_.units;
+    std::vector<RankLayout>& layouts_ = plan_.layouts;  // one per scale
+    std::vector<double> thresholds_;                    // per point: see detail::bound_thresholds
+    std::vector<char> alone_;                           // per unit: see detail::alone_units
+    std::vector<double> prebounds_;  // [unit][scale][size]: bounded units' lower bounds
     SweepStats stats_;
 };
 
