@@ -78,21 +78,27 @@ std::size_t Schedule::transfer_count() const {
 
 namespace {
 
-// The reverse of a dependency list of n tasks, over the tasks that lead their run (`run`
-// empty: every task). A row names task t as `item[t]` (`item` empty: as t).
+// The reverse of a dependency list of n tasks, over the tasks that lead their run, a row naming
+// task t as `item[t]` (Joined), or over every task, naming t (plain: one pass over the ids).
+template <bool Joined>
 Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run,
                     std::span<const std::uint32_t> item) {
     Csr<TaskId> succ;
     if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
-    auto listed = [&](std::size_t t) { return run.empty() || run[t] > 0; };
+    auto listed = [&](std::size_t t) { return !Joined || run[t] > 0; };
     succ.offsets.assign(n + 1, 0);
     std::size_t items = 0;
-    for (std::size_t t = 0; t < n; ++t)
-        if (listed(t))
-            for (TaskId d : deps.row(t)) {
-                ++succ.offsets[d + 1];
-                ++items;
-            }
+    if constexpr (Joined) {
+        for (std::size_t t = 0; t < n; ++t)
+            if (listed(t))
+                for (TaskId d : deps.row(t)) {
+                    ++succ.offsets[d + 1];
+                    ++items;
+                }
+    } else {
+        for (TaskId d : deps.items) ++succ.offsets[d + 1];
+        items = deps.items.size();
+    }
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
     succ.items.resize(items);
     // Fill each row from its end, walking tasks backwards: rows come out in ascending order and
@@ -100,7 +106,7 @@ Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std:
     for (std::size_t t = n; t-- > 0;)
         if (listed(t))
             for (TaskId d : deps.row(t))
-                succ.items[--succ.offsets[d + 1]] = item.empty() ? static_cast<TaskId>(t) : item[t];
+                succ.items[--succ.offsets[d + 1]] = Joined ? item[t] : static_cast<TaskId>(t);
     // offsets[d + 1] now holds row d's start; shift back by one row.
     for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
     succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
@@ -114,8 +120,11 @@ std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
     const std::size_t n = s.size();
     std::size_t leader = 0;
     for (std::size_t t = 1; t < n; ++t) {
-        const bool waits = !s.deps.row(t).empty() || !s.sent_deps_of(t).empty();
-        if (waits && s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
+        // Most neighbours differ in their first dependency: a ring's in every one.
+        const std::span<const TaskId> row = s.deps.row(t), lead = s.deps.row(leader);
+        const bool may_join = row.empty() ? !s.sent_deps_of(static_cast<TaskId>(t)).empty()
+                                          : !lead.empty() && row[0] == lead[0];
+        if (may_join && s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
             if (run.empty()) run.assign(n, 1);
             ++run[leader];
             run[t] = 0;
@@ -129,7 +138,8 @@ std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
 }  // namespace
 
 Schedule::Successors Schedule::successors() const {
-    return {reverse(deps, size(), {}, {}), reverse(sent_deps, size(), {}, {}), {}, {}};
+    return {
+        reverse<false>(deps, size(), {}, {}), reverse<false>(sent_deps, size(), {}, {}), {}, {}};
 }
 
 Schedule::Successors Schedule::joined_successors() const {
@@ -146,8 +156,10 @@ Schedule::Successors Schedule::joined_successors() const {
         item[t] = static_cast<std::uint32_t>(waiters.size());
         waiters.push_back(t);
     }
-    Successors joined{
-        reverse(deps, size(), run, item), reverse(sent_deps, size(), run, item), {}, {}};
+    Successors joined{reverse<true>(deps, size(), run, item),
+                      reverse<true>(sent_deps, size(), run, item),
+                      {},
+                      {}};
     joined.run = std::move(run);
     joined.waiters = std::move(waiters);
     return joined;
