@@ -146,8 +146,11 @@ std::vector<char> alone_units(const Sweep& sweep, std::span<const Unit> units) {
             for (const Candidate& w : sweep.sets[sweep.set_index(c, p, a)].candidates) {
                 const Unit& other = units[w.schedule];
                 const bool no_times = !other.error.empty();  // never merged
-                if (w.schedule == v ||
-                    (!no_times && (!other.hashed || other.hash == units[v].hash))) {
+                // A unit not generated yet (a later stage's) may still be v's DAG only where
+                // their task counts are equal.
+                const bool may_merge = same_task_counts(other, units[v]) &&
+                                       (!other.hashed || other.hash == units[v].hash);
+                if (w.schedule == v || (!no_times && may_merge)) {
                     differs = false;
                     break;
                 }

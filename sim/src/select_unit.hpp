@@ -44,6 +44,13 @@ struct Unit {
     double generate_seconds = 0, bound_seconds = 0, simulate_seconds = 0;
 };
 
+// Could the two units be one DAG? Task counts are exact (count_tasks()) and equal for equal
+// DAGs, so units whose counts differ are surely different, known before either is generated;
+// units with equal counts are the same DAG only where their timing hashes are equal too.
+inline bool same_task_counts(const Unit& a, const Unit& b) {
+    return a.counts.transfers == b.counts.transfers && a.counts.computes == b.counts.computes;
+}
+
 // Marks the bounded units `scouted` whose (collective, p, algorithm) has no plain unit of its own
 // (a plain unit of another algorithm, such as rd's DAG for rm with k = 2, times only that k): the
 // plain stage sets no threshold near their times (at 75,264 ranks every rm and prm DAG is
@@ -65,9 +72,10 @@ double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, 
                 std::size_t z, std::span<const char> alone = {});
 
 // Per unit: is its DAG surely different from every DAG of another algorithm of its collective
-// and p (timing hashes known and different; units that failed or were left out never merge)?
-// Then its time, as an algorithm's best so far, is one the runner-up cannot be slower than
-// unless that algorithm wins. Unhashed units (not generated yet) are not marked.
+// and p (task counts different, or timing hashes known and different; units that failed or were
+// left out never merge)? Then its time, as an algorithm's best so far, is one the runner-up
+// cannot be slower than unless that algorithm wins. Unhashed units (not generated yet) are not
+// marked, and mark no other unit with their task counts.
 std::vector<char> alone_units(const Sweep& sweep, std::span<const Unit> units);
 
 // The bytes the jobs may hold at once: the budget (the request's, else default_memory_budget())
@@ -80,10 +88,10 @@ std::uint64_t job_budget(const Sweep& sweep, std::span<Unit> units, const Select
 // the largest estimate among them.
 std::vector<std::string> left_out_notes(const Sweep& sweep, std::span<const Unit> units);
 
-// A unit whose DAG hashes, rounds and times equal an earlier unit's of the same collective and p
-// is that DAG (ring and k-ring with k = p, ...): its candidates take the earlier index, as the
-// ranking's "same schedule" rules expect. Failed units lose their candidates. Returns the
-// number of distinct schedules.
+// A unit whose task counts, DAG hashes, rounds and times equal an earlier unit's of the same
+// collective and p is that DAG (ring and k-ring with k = p, ...): its candidates take the
+// earlier index, as the ranking's "same schedule" rules expect. Failed units lose their
+// candidates. Returns the number of distinct schedules.
 std::size_t merge_identical(Sweep& sweep, std::span<const Unit> units);
 
 }  // namespace piccolo::detail

@@ -128,8 +128,9 @@ std::size_t merge_identical(Sweep& sweep, std::span<const Unit> units) {
         for (std::size_t v = 0; v < u && unit.error.empty(); ++v) {
             const Unit& other = units[v];
             if (same[v] == v && other.error.empty() && other.collective == unit.collective &&
-                other.p_index == unit.p_index && other.hash == unit.hash &&
-                sweep.rounds[v] == sweep.rounds[u] && same_times(sweep, u, v)) {
+                other.p_index == unit.p_index && same_task_counts(other, unit) &&
+                other.hash == unit.hash && sweep.rounds[v] == sweep.rounds[u] &&
+                same_times(sweep, u, v)) {
                 same[u] = v;
                 take_times(sweep, u, v);
                 break;
