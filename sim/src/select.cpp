@@ -64,6 +64,10 @@ class SweepRun {
   public:
     explicit SweepRun(const SelectRequest& request)
         : request_(request), plan_(detail::plan_sweep(request)) {}
+    // It holds references into its own plan_ (sweep_, units_, layouts_): a copy would point
+    // into the original.
+    SweepRun(const SweepRun&) = delete;
+    SweepRun& operator=(const SweepRun&) = delete;
 
     SelectResult run() {
         stats_.candidates = plan_.candidates;
