@@ -85,6 +85,7 @@ class BoundPass {
           pricing_(s, m, o.contention),
           network_(m, layout, static_cast<std::size_t>(layout.ranks()), o.contention) {
         const auto ranks = static_cast<std::size_t>(layout.ranks());
+        ranks_ = ranks;
         levels_ = m.levels.size();
         const int slots = o.contention && m.device_radix ? *m.device_radix : 0;
         servers_.emplace_back("rank", "send slots", slots, ranks);
@@ -119,7 +120,12 @@ class BoundPass {
         for (const ServerSet& set : servers_) set.bound(best, limit, passed_);
         const double servers = to_seconds(best);
         SimTime chain = 0;
-        if (servers <= enough && servers >= chain_from) chain = dependency_chain();
+        if (servers <= enough && servers >= chain_from) {
+            // One rank's own chain first: where it already proves the bound above `enough`,
+            // the pass over every task's dependencies is not needed.
+            chain = one_rank_chain();
+            if (chain <= last_time_within(enough)) chain = dependency_chain();
+        }
         if (chain > best) {
             best = chain;
             limit = "the dependency chain";
@@ -244,17 +250,21 @@ class BoundPass {
     // them queue on its slots (a round's sends and receives, in the round-synchronous styles).
     // Those released at R or later hold the slots for H in all, so one of them ends its hold at
     // R + H / slots or later, and t waits for its completion (docs/bounds.md).
-    SimTime through_slots(TaskId t) {
+    // `done_of(d)`: when dependency d is done at the earliest, `never` where not known (a
+    // dependency left out: it then counts for nothing).
+    template <class DoneOf>
+    SimTime through_slots(TaskId t, const DoneOf& done_of) {
         const int slots = servers_[send_slots].servers;
         if (slots == 0) return 0;
         sends_.clear();
         receives_.clear();
         const Rank rank = s_.src[t];
         auto add = [&](TaskId d, bool sent) {
-            if (s_.kind[d] != TaskKind::transfer || done_[d] >= max_time) return;
+            const SimTime done = s_.kind[d] == TaskKind::transfer ? done_of(d) : never;
+            if (done >= max_time) return;
             const Price& x = pricing_.at(level_of(d), s_.size_class[d]);
             if (x.overhead == OverheadModel::cpu) return;
-            const SimTime start = done_[d] - (x.o_s + x.wire + x.L + x.o_r);
+            const SimTime start = done - (x.o_s + x.wire + x.L + x.o_r);
             if (s_.src[d] == rank) {
                 const SimTime hold = std::max(x.o_s, x.g) + x.wire;
                 const SimTime awaited =
@@ -312,7 +322,45 @@ class BoundPass {
         SimTime ready = 0;
         for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
         for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
-        return std::max(ready, through_slots(t));
+        return std::max(ready, through_slots(t, [this](TaskId d) { return done_[d]; }));
+    }
+
+    // The chain of the tasks of the rank that runs the most, each waiting only for those of
+    // its dependencies that are the same rank's tasks. Every dependency left out only makes a
+    // task ready earlier, and the slots' argument holds for any subset of a task's
+    // dependencies, so this is a bound too (docs/bounds.md). It costs two scans of the sources
+    // and a walk over one rank's tasks; 0 where dependencies point backwards.
+    SimTime one_rank_chain() {
+        std::vector<std::uint32_t> tasks_of(ranks_, 0);
+        for (TaskId t = 0; t < s_.size(); ++t) ++tasks_of[static_cast<std::size_t>(s_.src[t])];
+        const auto rank = static_cast<Rank>(std::max_element(tasks_of.begin(), tasks_of.end()) -
+                                            tasks_of.begin());
+        std::vector<TaskId> own;  // ascending
+        std::vector<SimTime> own_done;
+        for (TaskId t = 0; t < s_.size(); ++t)
+            if (s_.src[t] == rank) own.push_back(t);
+        auto done_of = [&](TaskId d) {
+            const auto it = std::lower_bound(own.begin(), own.end(), d);
+            const auto i = static_cast<std::size_t>(it - own.begin());
+            return it != own.end() && *it == d && i < own_done.size() ? own_done[i] : never;
+        };
+        SimTime longest = 0;
+        for (TaskId t : own) {
+            SimTime ready = 0;
+            for (TaskId d : s_.deps.row(t)) {
+                if (d >= t) return 0;  // points backwards: the whole chain orders the tasks
+                if (const SimTime done = done_of(d); done != never) ready = std::max(ready, done);
+            }
+            for (TaskId d : s_.sent_deps_of(t)) {
+                if (d >= t) return 0;
+                if (const SimTime done = done_of(d); done != never)
+                    ready = std::max(ready, sent_by(d, done));
+            }
+            ready = std::max(ready, through_slots(t, done_of));
+            own_done.push_back(std::min(max_time, done_after(t, ready)));
+            longest = std::max(longest, own_done.back());
+        }
+        return longest;
     }
     // Tasks of one rank with the same dependencies are ready at the same earliest time.
     [[nodiscard]] bool same_wait(TaskId t, TaskId u) const {
@@ -357,7 +405,7 @@ class BoundPass {
     std::vector<std::vector<int>> unit_;  // [level][rank]
     std::vector<SimTime> done_;
     std::vector<Held> sends_, receives_;  // through_slots()'s scratch
-    std::size_t levels_ = 0;
+    std::size_t ranks_ = 0, levels_ = 0;
     bool passed_ = false;  // a busy time proved the bound above `enough`: the rest is skipped
 };
 

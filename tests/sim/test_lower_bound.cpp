@@ -56,6 +56,25 @@ TEST_CASE("bound: the chain is left out where the servers prove less than chain_
     CHECK(servers.chain == 0);  // not computed
 }
 
+TEST_CASE("bound: one rank's own chain, where it proves enough, spares the whole chain") {
+    // 3-byte messages, 5 each after what they wait for. Rank 0 runs the most tasks: 0, 4 and 5,
+    // a chain of its own to 15. The whole chain runs through ranks 1, 2 and 3 to 20.
+    const Machine m = hand::machine(1, std::nullopt, std::nullopt);
+    const Schedule s = hand::schedule(4, {{0, 1, 3, "-1"},
+                                          {1, 2, 3, "0"},
+                                          {2, 3, 3, "1"},
+                                          {3, 0, 3, "2"},
+                                          {0, 2, 3, "0"},
+                                          {0, 3, 3, "4"}});
+    const RankLayout layout(m, 4, 1);
+    const MakespanBound proven = makespan_lower_bound(s, m, layout, {}, 12, 0);
+    CHECK(proven.chain == 15);  // above 12: the whole chain is not computed
+    CHECK(proven.seconds == 15);
+    CHECK(makespan_lower_bound(s, m, layout, {}, 15, 0).chain == 20);  // 15 is not above 15
+    CHECK(bound(s, m, 4, 1).chain == 20);
+    CHECK(hand::run(s, m, 4, 1).makespan == 20);
+}
+
 TEST_CASE("bound: a file whose dependencies point to later ids gives the same chain") {
     // Task 0 waits for task 1: 5 + 5.
     const Machine m = hand::machine(1, std::nullopt, std::nullopt);
