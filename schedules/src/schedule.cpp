@@ -81,8 +81,8 @@ namespace {
 // The reverse of a dependency list of n tasks, over the tasks that lead their run, a row naming
 // task t as `item[t]` (Joined), or over every task, naming t (plain: one pass over the ids).
 template <bool Joined>
-Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run,
-                    std::span<const std::uint32_t> item) {
+Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run = {},
+                    std::span<const std::uint32_t> item = {}) {
     Csr<TaskId> succ;
     if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
     auto listed = [&](std::size_t t) { return !Joined || run[t] > 0; };
@@ -138,8 +138,7 @@ std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
 }  // namespace
 
 Schedule::Successors Schedule::successors() const {
-    return {
-        reverse<false>(deps, size(), {}, {}), reverse<false>(sent_deps, size(), {}, {}), {}, {}};
+    return {reverse<false>(deps, size()), reverse<false>(sent_deps, size()), {}, {}};
 }
 
 Schedule::Successors Schedule::joined_successors() const {

@@ -315,7 +315,8 @@ class BoundPass {
         auto visit = [&](TaskId t) {
             // A round's sends from one rank wait for the same messages (the round-synchronous
             // styles give each the same dependencies): their readiness is found once.
-            if (!last || !same_wait(t, *last)) last_ready = ready_at_earliest(t);
+            if (!last || !same_wait(t, *last))
+                last_ready = ready_at_earliest(t, [this](TaskId d) { return done_[d]; });
             last = t;
             done_[t] = std::min(max_time, done_after(t, last_ready));
             longest = std::max(longest, done_[t]);
@@ -328,18 +329,23 @@ class BoundPass {
         return longest;
     }
 
-    [[nodiscard]] SimTime ready_at_earliest(TaskId t) {
+    // `done_of(d)`: as in through_slots(); a dependency not known counts for nothing.
+    template <class DoneOf>
+    [[nodiscard]] SimTime ready_at_earliest(TaskId t, const DoneOf& done_of) {
         SimTime ready = 0;
-        for (TaskId d : s_.deps.row(t)) ready = std::max(ready, done_[d]);
-        for (TaskId d : s_.sent_deps_of(t)) ready = std::max(ready, sent_by(d, done_[d]));
-        return std::max(ready, through_slots(t, [this](TaskId d) { return done_[d]; }));
+        for (TaskId d : s_.deps.row(t))
+            if (const SimTime done = done_of(d); done != never) ready = std::max(ready, done);
+        for (TaskId d : s_.sent_deps_of(t))
+            if (const SimTime done = done_of(d); done != never)
+                ready = std::max(ready, sent_by(d, done));
+        return std::max(ready, through_slots(t, done_of));
     }
 
     // The chain of the tasks of the rank that runs the most, each waiting only for those of
-    // its dependencies that are the same rank's tasks. Every dependency left out only makes a
-    // task ready earlier, and the slots' argument holds for any subset of a task's
+    // its dependencies that are the same rank's earlier tasks. Every dependency left out only
+    // makes a task ready earlier, and the slots' argument holds for any subset of a task's
     // dependencies, so this is a bound too (docs/bounds.md). It costs two scans of the sources
-    // and a walk over one rank's tasks; 0 where dependencies point backwards.
+    // and a walk over one rank's tasks.
     SimTime one_rank_chain() {
         std::vector<std::uint32_t> tasks_of(ranks_, 0);
         for (TaskId t = 0; t < s_.size(); ++t) ++tasks_of[static_cast<std::size_t>(s_.src[t])];
@@ -349,6 +355,8 @@ class BoundPass {
         std::vector<SimTime> own_done;
         for (TaskId t = 0; t < s_.size(); ++t)
             if (s_.src[t] == rank) own.push_back(t);
+        // Known: the rank's tasks already walked (a later id, as in a file whose dependencies
+        // point forwards, is not known yet and left out).
         auto done_of = [&](TaskId d) {
             const auto it = std::lower_bound(own.begin(), own.end(), d);
             const auto i = static_cast<std::size_t>(it - own.begin());
@@ -356,18 +364,7 @@ class BoundPass {
         };
         SimTime longest = 0;
         for (TaskId t : own) {
-            SimTime ready = 0;
-            for (TaskId d : s_.deps.row(t)) {
-                if (d >= t) return 0;  // points backwards: the whole chain orders the tasks
-                if (const SimTime done = done_of(d); done != never) ready = std::max(ready, done);
-            }
-            for (TaskId d : s_.sent_deps_of(t)) {
-                if (d >= t) return 0;
-                if (const SimTime done = done_of(d); done != never)
-                    ready = std::max(ready, sent_by(d, done));
-            }
-            ready = std::max(ready, through_slots(t, done_of));
-            own_done.push_back(std::min(max_time, done_after(t, ready)));
+            own_done.push_back(std::min(max_time, done_after(t, ready_at_earliest(t, done_of))));
             longest = std::max(longest, own_done.back());
         }
         return longest;
