@@ -115,6 +115,7 @@ class Engine {
             dispatch(e);
             if (record_.latest_completion() > stop_after_)
                 return stopped_at(record_.latest_completion());
+            if (delivered_no_earlier_ > stop_after_) return stopped_at(delivered_no_earlier_);
         }
         return std::move(record_).finish(s_);
     }
@@ -327,6 +328,7 @@ class Engine {
         LaneWait wait;
         const SimTime start = network_.take_lanes(s_.src[t], false, level, now, x.hold, wait);
         record_.lane_wait(wait.level, wait.ingress, wait.delay);
+        decided(start + x.wire + x.L + x.o_r);
         injection_window(t, x, start, start + x.wire, now);
     }
 
@@ -366,6 +368,7 @@ class Engine {
             LaneWait wait;
             at = network_.take_lanes(s_.dst[t], true, level, now, x.hold, wait);
             record_.lane_wait(wait.level, wait.ingress, wait.delay);
+            decided(at + x.wire + x.o_r);
         }
         // A reception from `at` at full speed ends W later: as if the bytes had left at at - L.
         if (!receive_queues(x)) return finish_reception(t, x, at, at - x.L + x.wire);
@@ -467,6 +470,13 @@ class Engine {
         if (reception_start_[t] != never) finish_reception(t, x, reception_start_[t], end);
     }
 
+    // A FIFO lane's grant is final: the transfer it serves is delivered no earlier than `at`.
+    // Where lanes queue far ahead of the events (an incast), that proves a makespan past the
+    // give-up limit long before the events get there.
+    void decided(SimTime at) {
+        if (at > delivered_no_earlier_) delivered_no_earlier_ = at;
+    }
+
     // ---- completions ----------------------------------------------------------------------------
     void computed(TaskId t, SimTime ready, SimTime start, SlotRef processor) {
         const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
@@ -563,6 +573,7 @@ class Engine {
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
     EventQueue events_;
+    SimTime delivered_no_earlier_ = 0;  // the latest delivery some lane grant has decided
     SimTime stop_after_;  // the latest step or decided completion that does not stop the replay
     RunRecord record_;
 };

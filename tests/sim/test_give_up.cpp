@@ -1,7 +1,7 @@
 // SimOptions::give_up_after: a replay stops at the first step of a task later than the limit, or
-// once a completion it decided is later, and reports that time, a lower bound on the makespan
-// above the limit. It must never stop where the makespan is within the limit: no step of a task
-// comes after the makespan.
+// once a completion it decided, or a lane grant's earliest delivery, is later, and reports that
+// time, a lower bound on the makespan above the limit. It must never stop where the makespan is
+// within the limit: no step of a task comes after the makespan.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -43,6 +43,24 @@ TEST_CASE("give up: a chain of three messages stops at the first step past the l
     const SimResult decided = run_until(s, m, 4, 14.5);
     CHECK(decided.gave_up);
     CHECK(decided.makespan == 15);
+}
+
+// Messages of 11 B ((m-1)G = 10), L = o_s = o_r = 1, one lane per node each way. A FIFO lane's
+// grant is final, so the transfer it serves is delivered no earlier than the grant + 10 + o_r
+// (ingress): a queue that reaches past the limit proves the makespan past it when the grant is
+// made, before the transfer's later steps.
+TEST_CASE("give up: an incast queued past the limit stops the replay when the grant is made") {
+    // Ranks 1..3 (one per node) send to rank 0 at 0; their first bytes arrive at 2 and take
+    // node 0's ingress lane at 2, 12 and 22. One receive slot: the first is delivered at
+    // 13, the second at 24 (the slot frees at 13), the third at 35. At 2 the third's grant
+    // says 33 or later; without it, the second's delivery (24), decided when it lands at
+    // 12, would be the first proof past 23.5.
+    const Machine m = hand::machine(1, 1, 1);
+    const Schedule s = hand::concurrent(4, {{1, 0}, {2, 0}, {3, 0}}, 11);
+    CHECK(run_until(s, m, 4, 40).makespan == 35);
+    const SimResult stopped = run_until(s, m, 4, 23.5);
+    CHECK(stopped.gave_up);
+    CHECK(stopped.makespan == 33);
 }
 
 TEST_CASE("give up: never within the makespan, every algorithm, k, style and collective") {
