@@ -25,7 +25,9 @@
 #include <array>
 
 #include "engine_levels.hpp"
+#include "engine_pools.hpp"
 #include "event_queue.hpp"
+#include "give_up.hpp"
 #include "network.hpp"
 #include "piccolo/error.hpp"
 #include "pricing.hpp"
@@ -37,10 +39,6 @@ namespace piccolo {
 namespace {
 
 using namespace detail;
-
-// The pools a request can wait for; a WAKE event's kind says which one frees.
-enum Pool : std::uint8_t { send_slots, receive_slots, processors, send_ports, receive_ports };
-constexpr std::size_t pool_count = 5;
 
 // Does some level charge overheads on the rank's processor? Without contention every level is
 // priced offload: the cpu model's shared processor is contention.
@@ -60,7 +58,18 @@ std::size_t waiter_count(const Schedule& s, const Schedule::Successors& successo
 // Plain: no trace is recorded, lanes are FIFO and every level runs offload overheads (what most
 // replays are). Its instantiation drops the other paths' branches from every step of a transfer.
 template <bool Plain>
-class Engine {
+class Engine : PoolQueues<Engine<Plain>, Plain> {
+    using Queues = PoolQueues<Engine<Plain>, Plain>;
+    friend Queues;
+    using Queues::events_;
+    using Queues::pools_;
+    using Queues::release;
+    using Queues::wake;
+    template <Pool P>
+    void request(Rank owner, TaskId t, SimTime now) {
+        Queues::template request<P>(owner, t, now);
+    }
+
   public:
     Engine(const Schedule& s, const Schedule::Successors& successors, const Machine& m,
            const RankLayout& layout, const SimOptions& o,
@@ -73,7 +82,7 @@ class Engine {
           pending_(waiter_count(s, successors)),
           level_(fixed_levels.begin(), fixed_levels.end()),
           levels_fixed_(!fixed_levels.empty()),
-          stop_after_(last_time_within(o.give_up_after)),
+          give_up_(o.give_up_after),
           record_(m, ranks_, s.size(), o.record_trace) {
         if (pricing_.longest_cost() > max_seconds)
             throw InputError(fmt::format(
@@ -111,40 +120,15 @@ class Engine {
         }
         while (!events_.empty()) {
             const Event e = events_.pop();
-            if (e.time > stop_after_ && stops(e)) return stopped_at(e.time);
+            if (give_up_.stops(e)) return GiveUp::stopped_at(e.time);
             dispatch(e);
-            if (record_.latest_completion() > stop_after_)
-                return stopped_at(record_.latest_completion());
-            if (delivered_no_earlier_ > stop_after_) return stopped_at(delivered_no_earlier_);
+            give_up_.decided(record_.latest_completion());
+            if (give_up_.proven()) return GiveUp::stopped_at(give_up_.proven_time());
         }
         return std::move(record_).finish(s_);
     }
 
   private:
-    // An event of a transfer's or compute task's own steps belongs to a task not yet complete,
-    // whose completion comes no earlier: such an event past the limit proves the makespan past
-    // it, and so does a completion decided ahead of its time. A wake, or a fair-share
-    // prediction, may be stale (its owner's queue served earlier, the flow's rate changed) and
-    // proves nothing.
-    static bool stops(const Event& e) {
-        if (e.time > max_time) throw_too_long();
-        return e.kind() >= EventKind::received;
-    }
-    static SimResult stopped_at(SimTime time) {
-        if (time > max_time) throw_too_long();
-        SimResult result;
-        result.makespan = to_seconds(time);
-        result.gave_up = true;
-        return result;
-    }
-
-    [[noreturn]] static void throw_too_long() {
-        throw InputError(
-            fmt::format("this run lasts longer than simulated time can count ({} s at femtosecond "
-                        "resolution); simulate fewer ranks or smaller messages",
-                        max_seconds));
-    }
-
     void dispatch(const Event& e) {
         const auto kind = e.kind();
         if (kind >= EventKind::wake && kind <= EventKind::wake_last)
@@ -169,76 +153,6 @@ class Engine {
             default:
                 return;
         }
-    }
-
-    // ---- pools: first come, first served ----------------------------------------------------
-    // The pool is a template argument: a request's path to what it was waiting for is then known
-    // at compile time and inlined (every transfer makes two or three requests).
-    template <Pool P>
-    void request(Rank owner, TaskId t, SimTime now) {
-        SlotPool& p = pools_[P];
-        const auto o = static_cast<std::size_t>(owner);
-        SimTime start = now;
-        // Plain replays learn a receive slot's release when they grant it, and make receive
-        // requests in time order (LAND): the queue's order is then the slots' order, known now.
-        if constexpr (Plain && P == receive_slots) {
-            SlotRef slot = p.claim_earliest(o, now, start);
-            record_pool_wait(P, start - now);  // recorded only when > 0
-            return granted<P>(owner, t, start, now, slot);
-        }
-        if (auto slot = p.claim(o, now, start)) return granted<P>(owner, t, start, now, *slot);
-        p.enqueue(o, {t, now});
-        schedule_wake(P, owner, now);
-    }
-
-    void wake(Pool pool, Rank owner, SimTime now) {
-        switch (pool) {
-            case send_slots:
-                return serve<send_slots>(owner, now);
-            case receive_slots:
-                return serve<receive_slots>(owner, now);
-            case processors:
-                return serve<processors>(owner, now);
-            case send_ports:
-                return serve<send_ports>(owner, now);
-            case receive_ports:
-                return serve<receive_ports>(owner, now);
-        }
-    }
-
-    // A slot of the owner's pool may have freed: grant the waiting requests in order while slots
-    // are free.
-    template <Pool P>
-    void serve(Rank owner, SimTime now) {
-        SlotPool& p = pools_[P];
-        const auto o = static_cast<std::size_t>(owner);
-        if (now >= p.pending_wake(o)) p.pending_wake(o) = never;
-        while (p.waiting(o)) {
-            SimTime start = now;
-            auto slot = p.claim(o, now, start, true);
-            if (!slot) return schedule_wake(P, owner, now);
-            const Waiting w = p.front(o);
-            p.pop(o);
-            record_pool_wait(P, start - w.since);
-            granted<P>(owner, w.task, start, w.since, *slot);
-        }
-    }
-
-    void schedule_wake(Pool pool, Rank owner, SimTime now) {
-        SlotPool& p = pools_[pool];
-        const auto o = static_cast<std::size_t>(owner);
-        if (!p.waiting(o)) return;
-        const SimTime at = p.next_release(o, now);
-        if (at == never || at >= p.pending_wake(o)) return;
-        p.pending_wake(o) = at;
-        events_.push({at, static_cast<EventKind>(static_cast<int>(EventKind::wake) + pool),
-                      static_cast<std::uint32_t>(owner)});
-    }
-
-    // A slot held until an unknown time learns it; requests waiting for it may go on.
-    void release(Pool pool, Rank owner, SimTime free, SimTime data_end, SimTime now) {
-        pools_[pool].resolve(static_cast<std::size_t>(owner), free, data_end);
-        schedule_wake(pool, owner, now);
     }
 
     // `since`: when the request was made (for a receive: when the first byte arrived).
@@ -328,7 +242,7 @@ class Engine {
         LaneWait wait;
         const SimTime start = network_.take_lanes(s_.src[t], false, level, now, x.hold, wait);
         record_.lane_wait(wait.level, wait.ingress, wait.delay);
-        decided(start + x.wire + x.L + x.o_r);
+        give_up_.decided(start + x.wire + x.L + x.o_r);  // a lane's grant is final
         injection_window(t, x, start, start + x.wire, now);
     }
 
@@ -368,7 +282,7 @@ class Engine {
             LaneWait wait;
             at = network_.take_lanes(s_.dst[t], true, level, now, x.hold, wait);
             record_.lane_wait(wait.level, wait.ingress, wait.delay);
-            decided(at + x.wire + x.o_r);
+            give_up_.decided(at + x.wire + x.o_r);
         }
         // A reception from `at` at full speed ends W later: as if the bytes had left at at - L.
         if (!receive_queues(x)) return finish_reception(t, x, at, at - x.L + x.wire);
@@ -470,13 +384,6 @@ class Engine {
         if (reception_start_[t] != never) finish_reception(t, x, reception_start_[t], end);
     }
 
-    // A FIFO lane's grant is final: the transfer it serves is delivered no earlier than `at`.
-    // Where lanes queue far ahead of the events (an incast), that proves a makespan past the
-    // give-up limit long before the events get there.
-    void decided(SimTime at) {
-        if (at > delivered_no_earlier_) delivered_no_earlier_ = at;
-    }
-
     // ---- completions ----------------------------------------------------------------------------
     void computed(TaskId t, SimTime ready, SimTime start, SlotRef processor) {
         const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
@@ -520,7 +427,8 @@ class Engine {
         const TaskId end = run_end(t);
         for (;;) {
             ready(t, now);
-            if (++t == end || record_.latest_completion() > stop_after_) return;  // run() stops
+            if (++t == end || record_.latest_completion() > give_up_.stop_after())
+                return;  // run() stops
             const Event next{now, EventKind::ready, t};
             if (events_.serves_before(next.key)) return events_.push(next);
         }
@@ -557,7 +465,6 @@ class Engine {
     std::size_t ranks_;
     Pricing pricing_;
     Network network_;
-    std::array<SlotPool, pool_count> pools_;
     bool receive_slots_limited_ = false;
     // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for.
     // Packed: 12 bytes, no more than the two arrays it replaces.
@@ -572,9 +479,7 @@ class Engine {
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
-    EventQueue events_;
-    SimTime delivered_no_earlier_ = 0;  // the latest delivery some lane grant has decided
-    SimTime stop_after_;  // the latest step or decided completion that does not stop the replay
+    GiveUp give_up_;
     RunRecord record_;
 };
 

@@ -1,0 +1,100 @@
+#pragma once
+// A rank's slots, processor and ports as the engine waits for them (slot_pool.hpp keeps their
+// state): first come, first served, a request is granted at once or queued until a WAKE event
+// finds a slot free. The engine (engine.cpp) derives from PoolQueues and is called back when a
+// request is granted (`granted<P>`) and to record the wait (`record_pool_wait`).
+
+#include <array>
+#include <cstdint>
+
+#include "event_queue.hpp"
+#include "slot_pool.hpp"
+
+namespace piccolo::detail {
+
+// The pools a request can wait for; a WAKE event's kind says which one frees.
+enum Pool : std::uint8_t { send_slots, receive_slots, processors, send_ports, receive_ports };
+inline constexpr std::size_t pool_count = 5;
+
+// `Plain`: the engine's replay has no trace, FIFO lanes and offload overheads only.
+template <class Engine, bool Plain>
+class PoolQueues {
+  protected:
+    // The pool is a template argument: a request's path to what it was waiting for is then known
+    // at compile time and inlined (every transfer makes two or three requests).
+    template <Pool P>
+    void request(Rank owner, TaskId t, SimTime now) {
+        SlotPool& p = pools_[P];
+        const auto o = static_cast<std::size_t>(owner);
+        SimTime start = now;
+        // Plain replays learn a receive slot's release when they grant it, and make receive
+        // requests in time order (LAND): the queue's order is then the slots' order, known now.
+        if constexpr (Plain && P == receive_slots) {
+            SlotRef slot = p.claim_earliest(o, now, start);
+            engine().record_pool_wait(P, start - now);  // recorded only when > 0
+            return engine().template granted<P>(owner, t, start, now, slot);
+        }
+        if (auto slot = p.claim(o, now, start))
+            return engine().template granted<P>(owner, t, start, now, *slot);
+        p.enqueue(o, {t, now});
+        schedule_wake(P, owner, now);
+    }
+
+    void wake(Pool pool, Rank owner, SimTime now) {
+        switch (pool) {
+            case send_slots:
+                return serve<send_slots>(owner, now);
+            case receive_slots:
+                return serve<receive_slots>(owner, now);
+            case processors:
+                return serve<processors>(owner, now);
+            case send_ports:
+                return serve<send_ports>(owner, now);
+            case receive_ports:
+                return serve<receive_ports>(owner, now);
+        }
+    }
+
+    // A slot of the owner's pool may have freed: grant the waiting requests in order while slots
+    // are free.
+    template <Pool P>
+    void serve(Rank owner, SimTime now) {
+        SlotPool& p = pools_[P];
+        const auto o = static_cast<std::size_t>(owner);
+        if (now >= p.pending_wake(o)) p.pending_wake(o) = never;
+        while (p.waiting(o)) {
+            SimTime start = now;
+            auto slot = p.claim(o, now, start, true);
+            if (!slot) return schedule_wake(P, owner, now);
+            const Waiting w = p.front(o);
+            p.pop(o);
+            engine().record_pool_wait(P, start - w.since);
+            engine().template granted<P>(owner, w.task, start, w.since, *slot);
+        }
+    }
+
+    void schedule_wake(Pool pool, Rank owner, SimTime now) {
+        SlotPool& p = pools_[pool];
+        const auto o = static_cast<std::size_t>(owner);
+        if (!p.waiting(o)) return;
+        const SimTime at = p.next_release(o, now);
+        if (at == never || at >= p.pending_wake(o)) return;
+        p.pending_wake(o) = at;
+        events_.push({at, static_cast<EventKind>(static_cast<int>(EventKind::wake) + pool),
+                      static_cast<std::uint32_t>(owner)});
+    }
+
+    // A slot held until an unknown time learns it; requests waiting for it may go on.
+    void release(Pool pool, Rank owner, SimTime free, SimTime data_end, SimTime now) {
+        pools_[pool].resolve(static_cast<std::size_t>(owner), free, data_end);
+        schedule_wake(pool, owner, now);
+    }
+
+    std::array<SlotPool, pool_count> pools_;
+    EventQueue events_;
+
+  private:
+    Engine& engine() { return static_cast<Engine&>(*this); }
+};
+
+}  // namespace piccolo::detail
