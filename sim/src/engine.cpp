@@ -65,6 +65,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     using Queues::pools_;
     using Queues::release;
     using Queues::wake;
+    // Named here: a member template of a dependent base is not known as one in this class.
     template <Pool P>
     void request(Rank owner, TaskId t, SimTime now) {
         Queues::template request<P>(owner, t, now);

@@ -33,8 +33,10 @@ constexpr std::string_view before_barrier = R"({
 "collective=scan":{"comm_type=intra":{"is_node_consecutive=yes":{"algorithm=MPIR_Scan_intra_smp":{}},"is_node_consecutive=no":{"algorithm=MPIR_Scan_intra_recursive_doubling":{}}},"comm_type=inter":{"algorithm=MPIR_Scan_intra_smp":{}}},
 "collective=exscan":{"algorithm=MPIR_Exscan_intra_recursive_doubling":{}},
 )";
-constexpr std::string_view barrier_4_0 = R"("collective=barrier":{"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_Barrier_intra_smp":{}},"comm_hierarchy=any":{"algorithm=MPIR_Barrier_intra_dissemination":{}}},"comm_type=inter":{"algorithm=MPIR_Barrier_inter_bcast":{}}},)";
-constexpr std::string_view barrier_4_1 = R"("collective=barrier":{"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_Barrier_intra_smp":{}},"comm_hierarchy=any":{"algorithm=MPIR_Barrier_intra_k_dissemination":{"k=2":{}}}},"comm_type=inter":{"algorithm=MPIR_Barrier_inter_bcast":{}}},)";
+constexpr std::string_view barrier_4_0 =
+    R"("collective=barrier":{"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_Barrier_intra_smp":{}},"comm_hierarchy=any":{"algorithm=MPIR_Barrier_intra_dissemination":{}}},"comm_type=inter":{"algorithm=MPIR_Barrier_inter_bcast":{}}},)";
+constexpr std::string_view barrier_4_1 =
+    R"("collective=barrier":{"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_Barrier_intra_smp":{}},"comm_hierarchy=any":{"algorithm=MPIR_Barrier_intra_k_dissemination":{"k=2":{}}}},"comm_type=inter":{"algorithm=MPIR_Barrier_inter_bcast":{}}},)";
 constexpr std::string_view after_barrier = R"(
 "collective=alltoall":{"comm_type=intra":{"is_sendbuf_inplace=yes":{"algorithm=MPIR_Alltoall_intra_pairwise_sendrecv_replace":{}},"is_sendbuf_inplace=no":{"comm_size<8":{"avg_msg_size<=32768":{"algorithm=MPIR_Alltoall_intra_scattered":{}},"avg_msg_size=any":{"algorithm=MPIR_Alltoall_intra_pairwise":{}}},"comm_size=any":{"avg_msg_size<=256":{"algorithm=MPIR_Alltoall_intra_brucks":{}},"avg_msg_size<=32768":{"algorithm=MPIR_Alltoall_intra_scattered":{}},"avg_msg_size=any":{"algorithm=MPIR_Alltoall_intra_pairwise":{}}}}},"comm_type=inter":{"algorithm=MPIR_Alltoall_inter_pairwise_exchange":{}}},
 "collective=alltoallv":{"comm_type=intra":{"is_sendbuf_inplace=yes":{"algorithm=MPIR_Alltoallv_intra_pairwise_sendrecv_replace":{}},"is_sendbuf_inplace=no":{"algorithm=MPIR_Alltoallv_intra_scattered":{}}},"comm_type=inter":{"algorithm=MPIR_Alltoallv_inter_pairwise_exchange":{}}},

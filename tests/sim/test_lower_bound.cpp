@@ -70,7 +70,7 @@ TEST_CASE("bound: one rank's own chain, where it proves enough, spares the whole
     const MakespanBound proven = makespan_lower_bound(s, m, layout, {}, 12, 0);
     CHECK(proven.chain == 15);  // above 12: the whole chain is not computed
     CHECK(proven.seconds == 15);
-    CHECK(proven.servers == 0);  // nor the servers' pass
+    CHECK(proven.servers == 0);                                        // nor the servers' pass
     CHECK(makespan_lower_bound(s, m, layout, {}, 15, 0).chain == 20);  // 15 is not above 15
     CHECK(bound(s, m, 4, 1).chain == 20);
     CHECK(hand::run(s, m, 4, 1).makespan == 20);
