@@ -131,7 +131,9 @@ class SweepRun {
         }
         stats_.simulations -= stats_.bounded;
         stats_.simulated_tasks -= stats_.bounded_tasks;
+        stats_.costliest = detail::costliest_jobs(sweep_, units_, costliest_shown);
     }
+    static constexpr std::size_t costliest_shown = 8;
 
     // Between stages, serially: what the next stage's limits read.
     void update_thresholds() {

@@ -94,4 +94,8 @@ std::vector<std::string> left_out_notes(const Sweep& sweep, std::span<const Unit
 // candidates. Returns the number of distinct schedules.
 std::size_t merge_identical(Sweep& sweep, std::span<const Unit> units);
 
+// The `count` units whose jobs took the most thread time, costliest first (--verbose).
+std::vector<JobCost> costliest_jobs(const Sweep& sweep, std::span<const Unit> units,
+                                    std::size_t count);
+
 }  // namespace piccolo::detail

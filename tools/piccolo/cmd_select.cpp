@@ -227,6 +227,11 @@ void print_sweep_details(const SelectResult& result) {
                "time)\n",
                s.candidates, s.distinct_schedules, s.simulations, s.simulated_tasks, s.bounded,
                s.bounded_tasks, s.stopped, s.generate_seconds, s.bound_seconds, s.simulate_seconds);
+    for (const JobCost& job : s.costliest)
+        fmt::print(stderr,
+                   "piccolo: sweep: {}: {:.2f} s (thread time), {} simulations, {} left out by "
+                   "lower bounds, {} stopped\n",
+                   job.candidate, job.seconds, job.simulations, job.left_out, job.stopped);
 }
 
 void run_select(const SelectOptions& o) {

@@ -137,6 +137,13 @@ struct PointSelection {
     [[nodiscard]] double margin() const;
 };
 
+// One job of a sweep and what it cost (thread time), for --verbose: where a sweep's time went.
+struct JobCost {
+    std::string candidate;  // e.g. "allgather rm k = 49 at p = 75264"
+    double seconds = 0;     // generating, bounding and simulating
+    std::uint64_t simulations = 0, left_out = 0, stopped = 0;
+};
+
 // What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
 struct SweepStats {
     std::uint64_t candidates = 0;          // (collective, p, algorithm, k) generated
@@ -154,6 +161,7 @@ struct SweepStats {
     std::uint64_t memory_budget = 0;  // bytes the jobs could hold at once
     std::uint64_t memory_peak_estimate = 0;  // the most the running jobs' estimates added up to
     std::uint64_t memory_waits = 0;  // times a free thread waited because the budget was taken
+    std::vector<JobCost> costliest;  // the jobs that took the most thread time, costliest first
 };
 
 struct SelectResult {
