@@ -85,3 +85,17 @@ TEST_CASE("slot pool: a free slot is not granted past a queued request") {
     CHECK(start == 100);
     CHECK(pool.next_release(0, 60) == 100);
 }
+
+TEST_CASE("slot pool: owners on either side of a word of the waiting bitmap queue apart") {
+    SlotPool pool(130, 1);
+    for (std::size_t owner : {63u, 64u, 129u}) pool.enqueue(owner, {7, 1});
+    for (std::size_t owner : {0u, 62u, 65u, 127u, 128u}) CHECK_FALSE(pool.waiting(owner));
+    check_same(drain(pool, 64), {{7, 1}});
+    CHECK(pool.waiting(63));  // emptying owner 64's queue leaves its neighbours' bits
+    CHECK(pool.waiting(129));
+    CHECK_FALSE(pool.waiting(64));
+    check_same(drain(pool, 63), {{7, 1}});
+    check_same(drain(pool, 129), {{7, 1}});
+    SimTime start = 0;
+    CHECK(pool.claim(0, 0, start));  // no queue anywhere: a free slot is granted
+}
