@@ -22,7 +22,6 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <array>
 
 #include "engine_levels.hpp"
 #include "engine_pools.hpp"

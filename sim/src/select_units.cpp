@@ -164,12 +164,12 @@ std::vector<JobCost> costliest_jobs(const Sweep& sweep, std::span<const Unit> un
             {fmt::format("{} {}{} at p = {}", to_string(sweep.collectives[unit.collective]),
                          info.name, info.has_radix ? fmt::format(" k = {}", unit.k) : "",
                          sweep.ranks[unit.p_index]),
-             unit.generate_seconds + unit.bound_seconds + unit.simulate_seconds,
+             unit.generate_seconds, unit.bound_seconds, unit.simulate_seconds,
              unit.runs - unit.bounded_runs, unit.bounded_runs, unit.stopped_runs});
     }
     count = std::min(count, jobs.size());
     std::partial_sort(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(count), jobs.end(),
-                      [](const JobCost& a, const JobCost& b) { return a.seconds > b.seconds; });
+                      [](const JobCost& a, const JobCost& b) { return a.seconds() > b.seconds(); });
     jobs.resize(count);
     return jobs;
 }

@@ -229,9 +229,11 @@ void print_sweep_details(const SelectResult& result) {
                s.bounded_tasks, s.stopped, s.generate_seconds, s.bound_seconds, s.simulate_seconds);
     for (const JobCost& job : s.costliest)
         fmt::print(stderr,
-                   "piccolo: sweep: {}: {:.2f} s (thread time), {} simulations, {} left out by "
-                   "lower bounds, {} stopped\n",
-                   job.candidate, job.seconds, job.simulations, job.left_out, job.stopped);
+                   "piccolo: sweep: {}: {:.2f} s (generating {:.2f}, bounding {:.2f}, simulating "
+                   "{:.2f}; thread time), {} simulations, {} left out by lower bounds, {} "
+                   "stopped\n",
+                   job.candidate, job.seconds(), job.generate_seconds, job.bound_seconds,
+                   job.simulate_seconds, job.simulations, job.left_out, job.stopped);
 }
 
 void run_select(const SelectOptions& o) {

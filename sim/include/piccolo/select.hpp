@@ -140,8 +140,11 @@ struct PointSelection {
 // One job of a sweep and what it cost (thread time), for --verbose: where a sweep's time went.
 struct JobCost {
     std::string candidate;  // e.g. "allgather rm k = 49 at p = 75264"
-    double seconds = 0;     // generating, bounding and simulating
+    double generate_seconds = 0, bound_seconds = 0, simulate_seconds = 0;
     std::uint64_t simulations = 0, left_out = 0, stopped = 0;
+    [[nodiscard]] double seconds() const {
+        return generate_seconds + bound_seconds + simulate_seconds;
+    }
 };
 
 // What a sweep cost, for benchmarks (no emitter prints it: output stays thread-independent).
