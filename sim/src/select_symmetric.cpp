@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "piccolo/symmetric.hpp"
+#include "select_text.hpp"
 
 namespace piccolo::detail {
 
@@ -44,8 +45,9 @@ bool symmetry_covers(const GenerateRequest& request, std::uint64_t bytes) {
 std::string engine_choice(const GenerateRequest& request, bool has_radix, std::uint64_t tasks,
                           const SymmetryChoice& choice) {
     return fmt::format(
-        "{} {}{} at p = {} ({} tasks): {}{}", to_string(request.collective), request.algorithm,
-        has_radix ? fmt::format(" k = {}", request.k) : "", request.ranks, tasks,
+        "{} ({} tasks): {}{}",
+        candidate_label(request.collective, request.algorithm, has_radix, request.k, request.ranks),
+        tasks,
         choice.representatives > 0 ? "symmetry reduction, " : "full engine: ", choice.reason);
 }
 

@@ -43,6 +43,12 @@ std::string choice_label(const Choice& c) {
     return c.has_radix ? fmt::format("{} k={}", c.algorithm, c.k) : c.algorithm;
 }
 
+std::string candidate_label(Collective collective, std::string_view algorithm, bool has_radix,
+                            int k, Rank ranks) {
+    return fmt::format("{} {}{} at p = {}", to_string(collective), algorithm,
+                       has_radix ? fmt::format(" k = {}", k) : "", ranks);
+}
+
 std::string k_list_label(const std::vector<int>& ks) {
     std::string out;
     for (std::size_t i = 0; i < ks.size();) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "piccolo/select.hpp"
 
@@ -14,6 +15,9 @@ std::string size_label(std::uint64_t bytes);                // "64 KiB", "1000 B
 std::string time_label(double seconds);                     // "12.35 us": 4 significant digits
 std::string choice_label(const AlgorithmOutcome& outcome);  // "rm k=4", "ring"
 std::string choice_label(const Choice& choice);
+// "allgather rm k = 49 at p = 75264", "allreduce ring at p = 64": a candidate in verbose notes.
+std::string candidate_label(Collective collective, std::string_view algorithm, bool has_radix,
+                            int k, Rank ranks);
 // "5-7" for consecutive runs, "5, 9" otherwise.
 std::string k_list_label(const std::vector<int>& ks);
 // One line saying what a size means for each collective of the result.

@@ -160,12 +160,10 @@ std::vector<JobCost> costliest_jobs(const Sweep& sweep, std::span<const Unit> un
     std::vector<JobCost> jobs;
     for (const Unit& unit : units) {
         const AlgorithmInfo& info = *sweep.algorithms[unit.algorithm].info;
-        jobs.push_back(
-            {fmt::format("{} {}{} at p = {}", to_string(sweep.collectives[unit.collective]),
-                         info.name, info.has_radix ? fmt::format(" k = {}", unit.k) : "",
-                         sweep.ranks[unit.p_index]),
-             unit.generate_seconds, unit.bound_seconds, unit.simulate_seconds,
-             unit.runs - unit.bounded_runs, unit.bounded_runs, unit.stopped_runs});
+        jobs.push_back({candidate_label(sweep.collectives[unit.collective], info.name,
+                                        info.has_radix, unit.k, sweep.ranks[unit.p_index]),
+                        unit.generate_seconds, unit.bound_seconds, unit.simulate_seconds,
+                        unit.runs - unit.bounded_runs, unit.bounded_runs, unit.stopped_runs});
     }
     count = std::min(count, jobs.size());
     std::partial_sort(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(count), jobs.end(),

@@ -9,7 +9,7 @@ SlotPool::SlotPool(std::size_t owners, std::optional<int> count)
     } else {
         free_.resize(owners * count_);
         queues_.resize(owners);
-        waiting_.resize((owners + 63) / 64);
+        waiting_.resize(owners);
     }
 }
 

@@ -116,7 +116,7 @@ class SlotPool {
     std::size_t count_ = 0;
     std::vector<SimTime> free_;             // limited: count_ per owner
     std::vector<Queue> queues_;             // limited
-    std::vector<std::uint64_t> waiting_;    // limited: bit o set while owner o's queue is not empty
+    std::vector<bool> waiting_;             // limited: owner o's queue is not empty
     std::vector<std::vector<Slot>> grown_;  // elastic: as many as each owner needed
     SimTime unread_data_end_ = 0;           // limited pools never read when data is done
 };
@@ -151,12 +151,12 @@ inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
         }
     }
     q.runs.push_back({request.task, 1, request.since});
-    waiting_[owner / 64] |= std::uint64_t{1} << (owner % 64);
+    waiting_[owner] = true;
 }
 
 inline bool SlotPool::waiting(std::size_t owner) const {
     if (elastic()) return false;
-    return (waiting_[owner / 64] >> (owner % 64) & 1) != 0;
+    return waiting_[owner];
 }
 
 inline Waiting SlotPool::front(std::size_t owner) const {
@@ -172,7 +172,7 @@ inline void SlotPool::pop(std::size_t owner) {
     if (++q.head == q.runs.size()) {
         q.runs.clear();
         q.head = 0;
-        waiting_[owner / 64] &= ~(std::uint64_t{1} << (owner % 64));
+        waiting_[owner] = false;
     }
 }
 
