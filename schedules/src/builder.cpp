@@ -23,10 +23,7 @@ void ScheduleBuilder::reserve(std::size_t tasks, std::size_t deps) {
     if (with_payload_) schedule_.payload.offsets.reserve(tasks + 1);
 }
 
-std::uint32_t ScheduleBuilder::intern_size(std::uint64_t bytes) {
-    // Consecutive tasks mostly share a size (a round of an algorithm): skip the hash lookup.
-    if (!schedule_.size_values.empty() && schedule_.size_values[last_class_] == bytes)
-        return last_class_;
+std::uint32_t ScheduleBuilder::intern_new_size(std::uint64_t bytes) {
     auto [it, inserted] =
         size_index_.try_emplace(bytes, static_cast<std::uint32_t>(schedule_.size_values.size()));
     if (inserted) schedule_.size_values.push_back(bytes);

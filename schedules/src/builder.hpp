@@ -47,7 +47,13 @@ class ScheduleBuilder {
     TaskId append(TaskKind kind, Rank from, Rank to, std::uint64_t bytes,
                   std::span<const std::uint32_t> pieces, std::span<const TaskId> deps,
                   std::span<const TaskId> sent);
-    std::uint32_t intern_size(std::uint64_t bytes);
+    // Consecutive tasks mostly share a size (a round of an algorithm): no hash lookup then.
+    std::uint32_t intern_size(std::uint64_t bytes) {
+        if (!schedule_.size_values.empty() && schedule_.size_values[last_class_] == bytes)
+            return last_class_;
+        return intern_new_size(bytes);
+    }
+    std::uint32_t intern_new_size(std::uint64_t bytes);
     void append_sent(TaskId id, std::span<const TaskId> sent);
 
     Schedule schedule_;
@@ -67,14 +73,16 @@ struct RoundWait {
 // Inline: generators call it for every transfer.
 inline void RoundWait::set(Style style, std::span<const TaskId> receives,
                            std::span<const TaskId> sends) {
-    deps.assign(receives.begin(), receives.end());
+    // Element by element: the lists hold one or two ids, where a library copy is a call.
+    deps.clear();
     sent.clear();
+    for (TaskId t : receives) deps.push_back(t);
     switch (style) {
         case Style::nccl:
-            deps.insert(deps.end(), sends.begin(), sends.end());
+            for (TaskId t : sends) deps.push_back(t);
             break;
         case Style::mpi:
-            sent.assign(sends.begin(), sends.end());
+            for (TaskId t : sends) sent.push_back(t);
             break;
         case Style::pipelined:
             break;

@@ -28,22 +28,23 @@ namespace piccolo::detail {
 namespace {
 
 // A few task ids per rank, stored flat: the receives and the sends of one round (or of every
-// round so far, for the pipelined Allgather).
+// round so far, for the pipelined Allgather). A rank's row holds its receives, then its sends
+// from `per_rank` on: in a round, where a rank receives as many as `per_rank`, the two are one
+// span, which the nccl style waits for as they are, without a copy per rank.
 class RankOps {
   public:
     RankOps(Rank ranks, std::size_t per_rank)
-        : stride_(per_rank),
-          receives_(static_cast<std::size_t>(ranks) * per_rank),
-          sends_(receives_.size()),
+        : per_rank_(per_rank),
+          ids_(static_cast<std::size_t>(ranks) * 2 * per_rank),
           receive_count_(ranks, 0),
           send_count_(ranks, 0) {}
-    void add_receive(Rank r, TaskId t) { receives_[slot(r, receive_count_[r]++)] = t; }
-    void add_send(Rank r, TaskId t) { sends_[slot(r, send_count_[r]++)] = t; }
+    void add_receive(Rank r, TaskId t) { ids_[row(r) + receive_count_[r]++] = t; }
+    void add_send(Rank r, TaskId t) { ids_[row(r) + per_rank_ + send_count_[r]++] = t; }
     [[nodiscard]] std::span<const TaskId> receives(Rank r) const {
-        return {receives_.data() + slot(r, 0), receive_count_[r]};
+        return {ids_.data() + row(r), receive_count_[r]};
     }
     [[nodiscard]] std::span<const TaskId> sends(Rank r) const {
-        return {sends_.data() + slot(r, 0), send_count_[r]};
+        return {ids_.data() + row(r) + per_rank_, send_count_[r]};
     }
     void append(const RankOps& round) {
         for (Rank r = 0; r < static_cast<Rank>(receive_count_.size()); ++r) {
@@ -53,12 +54,17 @@ class RankOps {
     }
 
   private:
-    [[nodiscard]] std::size_t slot(Rank r, std::size_t i) const {
-        return static_cast<std::size_t>(r) * stride_ + i;
+    [[nodiscard]] std::size_t row(Rank r) const {
+        return static_cast<std::size_t>(r) * 2 * per_rank_;
     }
-    std::size_t stride_;
-    std::vector<TaskId> receives_, sends_;
+    std::size_t per_rank_;
+    std::vector<TaskId> ids_;
     std::vector<std::uint32_t> receive_count_, send_count_;
+};
+
+// What an operation waits for: views into the rounds' records, or into Exchange's scratch.
+struct Wait {
+    std::span<const TaskId> deps, sent;
 };
 
 class Exchange {
@@ -126,22 +132,34 @@ class Exchange {
         }
     }
 
-    // What rank r's next operation waits for.
-    const RoundWait& wait_of(Rank r) {
-        if (forwards_history_)
-            wait_.set(Style::pipelined, history_.receives(r), {});
-        else
-            wait_.set(style(), last_.receives(r), last_.sends(r));
-        return wait_;
+    // What rank r's next operation waits for (Style).
+    Wait wait_of(Rank r) {
+        if (forwards_history_) return {history_.receives(r), {}};
+        return waits(style(), last_, r);
     }
     // What an in-place update of rank r's buffer waits for after `ops`: the receives, and the
     // sends that read the buffer (delivered in the nccl style, else sent).
-    const RoundWait& update_wait(const RankOps& ops, Rank r) {
-        wait_.set(style() == Style::nccl ? Style::nccl : Style::mpi, ops.receives(r), ops.sends(r));
-        return wait_;
+    Wait update_wait(const RankOps& ops, Rank r) {
+        return waits(style() == Style::nccl ? Style::nccl : Style::mpi, ops, r);
+    }
+    // Rank r's receives and sends in `ops`, waited for as `style` says.
+    Wait waits(Style style, const RankOps& ops, Rank r) {
+        const std::span<const TaskId> receives = ops.receives(r), sends = ops.sends(r);
+        if (style == Style::mpi) return {receives, sends};
+        if (style == Style::pipelined || sends.empty()) return {receives, {}};
+        if (receives.data() + receives.size() == sends.data())
+            return {{receives.data(), receives.size() + sends.size()}, {}};
+        return {joined(receives, sends), {}};
+    }
+    // Receives and sends that are apart in memory, copied into one list.
+    std::span<const TaskId> joined(std::span<const TaskId> receives,
+                                   std::span<const TaskId> sends) {
+        joined_.assign(receives.begin(), receives.end());
+        joined_.insert(joined_.end(), sends.begin(), sends.end());
+        return joined_;
     }
 
-    TaskId send(Rank from, Rank to, const RoundWait& wait) {
+    TaskId send(Rank from, Rank to, const Wait& wait) {
         static constexpr std::uint32_t segment = 0;
         if (!allgather()) return builder_.transfer(from, to, {&segment, 1}, wait.deps, wait.sent);
         const std::uint64_t bytes = request_.bytes * held_count_[from];
@@ -151,7 +169,7 @@ class Exchange {
         return builder_.transfer_bytes(from, to, bytes, pieces, wait.deps, wait.sent);
     }
 
-    TaskId reduce(Rank rank, const RoundWait& wait) {
+    TaskId reduce(Rank rank, const Wait& wait) {
         static constexpr std::uint32_t segment = 0;
         return builder_.compute(TaskKind::reduce, rank, request_.bytes, {&segment, 1}, wait.deps,
                                 wait.sent);
@@ -169,8 +187,7 @@ class Exchange {
                 last_.add_receive(i, t);
                 if (forwards_history_) history_.add_receive(i, t);
             } else {
-                wait_.set(style(), {&t, 1}, {});
-                last_.add_receive(i, reduce(i, wait_));
+                last_.add_receive(i, reduce(i, {{&t, 1}, {}}));
             }
         }
     }
@@ -179,7 +196,7 @@ class Exchange {
         RankOps ops(p_, static_cast<std::size_t>(radix - 1));
         for (Rank r = 0; r < plan_.core; ++r) {
             const Rank digit = r / place % radix;
-            const RoundWait& wait = wait_of(r);
+            const Wait wait = wait_of(r);
             for (int j = 0; j < radix; ++j) {
                 if (j == digit) continue;
                 const Rank partner = r + (j - digit) * place;
@@ -225,7 +242,7 @@ class Exchange {
         const RankOps& before = forwards_history_ ? history_ : last_;
         RankOps permuted(p_, 1);
         for (Rank r = 0; r < plan_.core; ++r) {
-            const RoundWait& wait = update_wait(before, r);
+            const Wait wait = update_wait(before, r);
             permuted.add_receive(
                 r, builder_.compute(TaskKind::permute, r, bytes, {}, wait.deps, wait.sent));
         }
@@ -236,7 +253,7 @@ class Exchange {
     void fold_out() {
         for (Rank i = 0; i < extra(); ++i) {
             const Rank folded = plan_.core + i;
-            const RoundWait& wait = wait_of(i);
+            const Wait wait = wait_of(i);
             if (!allgather()) {
                 static constexpr std::uint32_t segment = 0;
                 builder_.transfer(i, folded, {&segment, 1}, wait.deps, wait.sent);
@@ -263,7 +280,7 @@ class Exchange {
     // The pipelined Allgather forwards everything received so far, so it remembers it all.
     bool forwards_history_;
     RankOps history_;
-    RoundWait wait_;  // scratch
+    std::vector<TaskId> joined_;  // waits()'s scratch, where receives and sends are apart
     std::vector<std::uint32_t> held_count_;
     std::vector<std::vector<std::uint32_t>> held_;
 };

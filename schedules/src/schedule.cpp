@@ -1,7 +1,6 @@
 #include "piccolo/schedule.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "piccolo/error.hpp"
@@ -40,14 +39,9 @@ Collective parse_collective(std::string_view name) {
                      "' (expected allgather or allreduce)");
 }
 
-template <class T>
-void Csr<T>::close_row() {
-    if (items.size() > std::numeric_limits<std::uint32_t>::max())
-        throw std::length_error("CSR list exceeds 2^32 items");
-    offsets.push_back(static_cast<std::uint32_t>(items.size()));
+void throw_csr_too_long() {
+    throw std::length_error("CSR list exceeds 2^32 items");
 }
-
-template struct Csr<std::uint32_t>;
 
 std::uint64_t CollectiveShape::piece_bytes(std::uint32_t piece) const {
     if (collective == Collective::allgather) return bytes;

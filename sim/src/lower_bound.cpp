@@ -265,7 +265,7 @@ class BoundPass {
     template <class DoneOf>
     SimTime through_slots(TaskId t, const DoneOf& done_of) {
         const int slots = servers_[send_slots].servers;
-        if (slots == 0) return 0;
+        if (slots == 0 || !queues_on_slots(t)) return 0;
         sends_.clear();
         receives_.clear();
         const Rank rank = s_.src[t];
@@ -289,6 +289,23 @@ class BoundPass {
         for (TaskId d : s_.sent_deps_of(t)) add(d, true);
         return std::max(latest_completion(sends_, slots),
                         latest_completion(receives_, servers_[receive_slots].servers));
+    }
+
+    // Whether two or more of t's dependencies were sent by t's rank, or two or more delivered
+    // to it: only then can their queueing on its slots delay t (latest_completion() needs two).
+    // Reads three fields per dependency where the full count reads their prices too; a ring's
+    // send waits for one of each.
+    [[nodiscard]] bool queues_on_slots(TaskId t) const {
+        const Rank rank = s_.src[t];
+        int sent_by_rank = 0, received = 0;
+        for (TaskId d : s_.deps.row(t)) {
+            if (s_.kind[d] != TaskKind::transfer) continue;
+            sent_by_rank += s_.src[d] == rank ? 1 : 0;
+            received += s_.dst[d] == rank ? 1 : 0;
+        }
+        for (TaskId d : s_.sent_deps_of(t))
+            sent_by_rank += s_.kind[d] == TaskKind::transfer && s_.src[d] == rank ? 1 : 0;
+        return sent_by_rank >= 2 || received >= 2;
     }
 
     // The latest completion among messages sharing `slots` servers: the largest, over release

@@ -118,6 +118,19 @@ TEST_CASE("bound: a task waits for the receives queued on its rank's receive slo
     CHECK(hand::run(s, m, 5, 1).makespan == 16);
 }
 
+TEST_CASE("bound: two messages on one side of a rank's slots already queue") {
+    // As the two cases above with two messages: the second ends its hold at 6 and is delivered
+    // at 8, so the send that waits for both is delivered at 13 (the chain alone: 10).
+    const Machine m = hand::machine(1, 1, std::nullopt);
+    const Schedule sends = hand::schedule(4, {{0, 1, 3, "-1"}, {0, 2, 3, "-1"}, {0, 3, 3, "0,1"}});
+    CHECK(bound(sends, m, 4, 1).seconds == 13);
+    CHECK(hand::run(sends, m, 4, 1).makespan == 13);
+    const Schedule receives =
+        hand::schedule(4, {{1, 0, 3, "-1"}, {2, 0, 3, "-1"}, {0, 3, 3, "0,1"}});
+    CHECK(bound(receives, m, 4, 1).seconds == 13);
+    CHECK(hand::run(receives, m, 4, 1).makespan == 13);
+}
+
 TEST_CASE("bound: a send slot's gap past the delivery is taken off") {
     // g = 10 > o_s + L + o_r = 3: each send holds its slot max(o_s, g) + W = 12, and the last
     // frees 10 - 1 - 1 - 1 = 7 after its delivery: (2 x 12) / 1 - 7 = 17.

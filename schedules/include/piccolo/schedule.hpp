@@ -28,6 +28,8 @@ std::string_view to_string(Collective collective);
 std::string_view to_string(TaskKind kind);
 Collective parse_collective(std::string_view name);  // throws InputError
 
+[[noreturn]] void throw_csr_too_long();  // std::length_error: a list past 2^32 items
+
 // Rows of variable length stored back to back: row i is items[offsets[i], offsets[i+1]).
 template <class T>
 struct Csr {
@@ -38,7 +40,14 @@ struct Csr {
     [[nodiscard]] std::span<const T> row(std::size_t i) const {
         return {items.data() + offsets[i], items.data() + offsets[i + 1]};
     }
-    void close_row();  // ends the row whose items were appended since the previous close_row()
+    // Ends the row whose items were appended since the previous close_row(). Inline: the
+    // generators call it for every task.
+    void close_row() {
+        if (items.size() > max_items) [[unlikely]]
+            throw_csr_too_long();
+        offsets.push_back(static_cast<std::uint32_t>(items.size()));
+    }
+    static constexpr std::size_t max_items = 0xFFFFFFFF;  // offsets are 32-bit
     void reserve(std::size_t rows, std::size_t total_items) {
         offsets.reserve(rows + 1);
         items.reserve(total_items);
