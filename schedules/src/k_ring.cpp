@@ -36,7 +36,7 @@ Schedule k_ring_allgather(Rank p, int k, std::uint64_t bytes, bool payload, Styl
     std::vector<TaskId> sent(p, ScheduleBuilder::no_dep);  // each rank's previous send
     std::vector<std::uint32_t> block_received(p), block_next(p);
     RoundWait wait;
-    auto block_of = [p](Rank r) { return static_cast<std::uint32_t>(r); };
+    auto block_of = [](Rank r) { return static_cast<std::uint32_t>(r); };
 
     for (Rank r = 0; r < p; ++r) block_received[r] = block_of(r);
     for (Rank round = 1; round < groups; ++round) {
