@@ -62,7 +62,7 @@ class RankOps {
     std::vector<std::uint32_t> receive_count_, send_count_;
 };
 
-// What an operation waits for: views into the rounds' records, or into Exchange's scratch.
+// What an operation waits for: views into the rounds' records, or into Exchange's RoundWait.
 struct Wait {
     std::span<const TaskId> deps, sent;
 };
@@ -149,14 +149,8 @@ class Exchange {
         if (style == Style::pipelined || sends.empty()) return {receives, {}};
         if (receives.data() + receives.size() == sends.data())
             return {{receives.data(), receives.size() + sends.size()}, {}};
-        return {joined(receives, sends), {}};
-    }
-    // Receives and sends that are apart in memory, copied into one list.
-    std::span<const TaskId> joined(std::span<const TaskId> receives,
-                                   std::span<const TaskId> sends) {
-        joined_.assign(receives.begin(), receives.end());
-        joined_.insert(joined_.end(), sends.begin(), sends.end());
-        return joined_;
+        wait_.set(Style::nccl, receives, sends);  // apart in memory: copied into one list
+        return {wait_.deps, {}};
     }
 
     TaskId send(Rank from, Rank to, const Wait& wait) {
@@ -280,7 +274,7 @@ class Exchange {
     // The pipelined Allgather forwards everything received so far, so it remembers it all.
     bool forwards_history_;
     RankOps history_;
-    std::vector<TaskId> joined_;  // waits()'s scratch, where receives and sends are apart
+    RoundWait wait_;  // waits()'s scratch, where receives and sends are apart in memory
     std::vector<std::uint32_t> held_count_;
     std::vector<std::vector<std::uint32_t>> held_;
 };
