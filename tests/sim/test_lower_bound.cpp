@@ -200,12 +200,16 @@ TEST_CASE("bound: never above the makespan, every algorithm, k, style and collec
 }
 
 TEST_CASE("bound: the servers' part from counts equals the pass over the tasks, at every size") {
-    // Counted at the grid's size, then bounded after resizing, as a sweep does for an Allgather.
-    std::size_t cases = 0;
+    // Counted at the grid's size, then bounded after resizing, as a sweep does: Allgathers and
+    // the Allreduces of one segment (rd, rm, prd, prm).
+    std::size_t cases = 0, allreduces = 0;
     grid::for_each_case({6, 8, 12}, {16}, [&](const grid::Case& x) {
-        if (x.schedule.shape.collective != Collective::allgather) return;
+        if (!detail::counts_hold_at_every_size(x.schedule.shape)) return;
+        allreduces += x.schedule.shape.collective == Collective::allreduce ? 1 : 0;
         INFO(x.label());
-        Schedule s = x.schedule;
+        GenerateRequest request = x.request;
+        request.payload = true;  // an Allreduce is resized by its segments
+        Schedule s = generate(request);
         const auto counts = detail::count_server_loads(s, x.machine, x.layout, 0);
         REQUIRE(counts);
         for (std::uint64_t bytes : {1, 16, 1000, 1048576}) {
@@ -220,6 +224,14 @@ TEST_CASE("bound: the servers' part from counts equals the pass over the tasks, 
             ++cases;
         }
     });
-    MESSAGE(fmt::format("{} bounds compared", cases));
+    MESSAGE(fmt::format("{} bounds compared, {} schedules of them Allreduces", cases, allreduces));
     CHECK(cases > 100);
+    CHECK(allreduces > 10);
+}
+
+TEST_CASE("bound: an Allreduce cut into segments is not counted for every size") {
+    // Ring Allreduce of 12 ranks: at 16 bytes every segment is 1 or 2 bytes, at 24 all are 2.
+    CHECK_FALSE(detail::counts_hold_at_every_size({Collective::allreduce, 12, 16, 12}));
+    CHECK(detail::counts_hold_at_every_size({Collective::allreduce, 12, 16, 1}));
+    CHECK(detail::counts_hold_at_every_size({Collective::allgather, 12, 16, 12}));
 }
