@@ -33,9 +33,10 @@ void set_message_size(Schedule& schedule, std::uint64_t bytes) {
         last_class = it->second;
         return last_class;
     };
-    if (gather) {
-        // Every Allgather size is a whole number of blocks (or buffers, for a permute), so a
-        // task's new size follows from its old class: one lookup per class, not per task.
+    if (gather || old_shape.pieces == 1) {
+        // Every Allgather size is a whole number of blocks (or buffers, for a permute), and every
+        // size of an Allreduce of one segment a whole number of vectors, so a task's new size
+        // follows from its old class: one lookup per class, not per task.
         constexpr std::uint32_t unseen = ~std::uint32_t{0};
         std::vector<std::uint32_t> new_class(old_sizes.size(), unseen);
         for (std::uint32_t& c : schedule.size_class) {
