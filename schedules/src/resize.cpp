@@ -33,7 +33,7 @@ void set_message_size(Schedule& schedule, std::uint64_t bytes) {
         last_class = it->second;
         return last_class;
     };
-    if (gather || old_shape.pieces == 1) {
+    if (old_shape.pieces_are_whole()) {
         // Every Allgather size is a whole number of blocks (or buffers, for a permute), and every
         // size of an Allreduce of one segment a whole number of vectors, so a task's new size
         // follows from its old class: one lookup per class, not per task.

@@ -24,13 +24,13 @@ class ChainHint {
 
 // The unit's server counts (server_counts.hpp) at the scale it is bounded at, taken at its
 // first bound there: the servers' part at every later size then costs no pass over its tasks.
-// None for an Allreduce cut into segments (counts_hold_at_every_size), or where counting does
-// not pay.
+// None for an Allreduce cut into segments (CollectiveShape::pieces_are_whole), or where
+// counting does not pay.
 class CountsByScale {
   public:
     const ServerCounts* at(const Schedule& schedule, const Machine& machine,
                            const RankLayout& layout, std::size_t scale) {
-        if (!counts_hold_at_every_size(schedule.shape)) return nullptr;
+        if (!schedule.shape.pieces_are_whole()) return nullptr;
         if (scale_ != scale) {
             counts_ = count_server_loads(schedule, machine, layout);
             scale_ = scale;

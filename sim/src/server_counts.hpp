@@ -4,8 +4,8 @@
 // receives. Every busy time the pass over the tasks sums is then a sum over signatures, so a
 // sweep bounds a schedule at each size in O(ranks x signatures) instead of a pass over its tasks.
 // Valid at every size only where tasks that share a size class at one size share it at all
-// (counts_hold_at_every_size). The sums are the pass's own, never stopped early: the same bound
-// where the pass runs to the end, and no smaller where it stops.
+// (CollectiveShape::pieces_are_whole()). The sums are the pass's own, never stopped early: the same
+// bound where the pass runs to the end, and no smaller where it stops.
 
 #include <cstdint>
 #include <limits>
@@ -15,14 +15,6 @@
 #include "piccolo/lower_bound.hpp"
 
 namespace piccolo::detail {
-
-// Does set_message_size() keep tasks that share a size class together at every size? An
-// Allgather's sizes are whole numbers of blocks, which scale as a whole; so are an Allreduce's
-// of one segment (the recursive exchanges send the whole vector). An Allreduce cut into p
-// segments is not: at a size that is not a multiple of p, segments differ by a byte.
-[[nodiscard]] inline bool counts_hold_at_every_size(const CollectiveShape& shape) {
-    return shape.collective == Collective::allgather || shape.pieces == 1;
-}
 
 struct ServerCounts {
     struct Signature {

@@ -204,7 +204,7 @@ TEST_CASE("bound: the servers' part from counts equals the pass over the tasks, 
     // the Allreduces of one segment (rd, rm, prd, prm).
     std::size_t cases = 0, allreduces = 0;
     grid::for_each_case({6, 8, 12}, {16}, [&](const grid::Case& x) {
-        if (!detail::counts_hold_at_every_size(x.schedule.shape)) return;
+        if (!x.schedule.shape.pieces_are_whole()) return;
         allreduces += x.schedule.shape.collective == Collective::allreduce ? 1 : 0;
         INFO(x.label());
         GenerateRequest request = x.request;
@@ -231,7 +231,7 @@ TEST_CASE("bound: the servers' part from counts equals the pass over the tasks, 
 
 TEST_CASE("bound: an Allreduce cut into segments is not counted for every size") {
     // Ring Allreduce of 12 ranks: at 16 bytes every segment is 1 or 2 bytes, at 24 all are 2.
-    CHECK_FALSE(detail::counts_hold_at_every_size({Collective::allreduce, 12, 16, 12}));
-    CHECK(detail::counts_hold_at_every_size({Collective::allreduce, 12, 16, 1}));
-    CHECK(detail::counts_hold_at_every_size({Collective::allgather, 12, 16, 12}));
+    CHECK_FALSE(CollectiveShape{Collective::allreduce, 12, 16, 12}.pieces_are_whole());
+    CHECK(CollectiveShape{Collective::allreduce, 12, 16, 1}.pieces_are_whole());
+    CHECK(CollectiveShape{Collective::allgather, 12, 16, 12}.pieces_are_whole());
 }

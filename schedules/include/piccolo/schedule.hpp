@@ -67,6 +67,13 @@ struct CollectiveShape {
     // The bytes of a message carrying these pieces (the sum of their piece_bytes).
     [[nodiscard]] std::uint64_t pieces_bytes(std::span<const std::uint32_t> list) const;
     [[nodiscard]] std::uint64_t total_buffer_bytes() const;  // PICCL's buffer_size
+    // Is every piece `bytes` long at every size (an Allgather's blocks, an Allreduce of one
+    // segment), so that every message is a whole number of `bytes` and resizing scales tasks of
+    // one size together? An Allreduce cut into segments is not: at a size that is not a
+    // multiple of `pieces`, its segments differ by a byte.
+    [[nodiscard]] bool pieces_are_whole() const {
+        return collective == Collective::allgather || pieces == 1;
+    }
 };
 
 class Schedule {
