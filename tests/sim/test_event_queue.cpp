@@ -1,11 +1,12 @@
 // The engine's event queue against the plainest oracle: every event popped in (time, kind, id)
 // order, which is what std::sort of the pushed events gives. The patterns are the ones the queue
 // has a path for: a batch of a few sorted runs (merged), of many runs (sorted), of over 4096
-// events (radix sorted), events pushed at the time being served, and times that spill between
-// buckets.
+// events (radix sorted), events pushed at the time being served, times that spill between
+// buckets, and busy times whose events gather in batches.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <queue>
 #include <random>
 #include <vector>
 
@@ -99,4 +100,39 @@ TEST_CASE("event queue: events pushed at the time being served are merged into i
     all.insert(all.end(), pushed.begin(), pushed.end());
     std::sort(all.begin(), all.end());
     CHECK(out == all);
+}
+
+// The engine's pattern: every event served pushes a few events at later times from a small set
+// of offsets, so many share each time, and times collide in the queue's table of recent times
+// (65 offsets against its 64 entries). The first times hold 2,000 events each, enough for the
+// queue to batch from then on. The oracle is a priority queue of (time, key).
+TEST_CASE("event queue: events pushed while serving, many to each of few times, pop in order") {
+    std::mt19937_64 random(777);
+    std::vector<SimTime> offsets;
+    for (int i = 0; i < 65; ++i) offsets.push_back(static_cast<SimTime>(random() % 5000) + 1);
+    EventQueue queue;
+    auto later_first = [](const Plain& a, const Plain& b) { return b < a; };
+    std::priority_queue<Plain, std::vector<Plain>, decltype(later_first)> oracle(later_first);
+    auto push = [&](const Event& e) {
+        queue.push(e);
+        oracle.push(plain(e));
+    };
+    std::uint32_t next_id = 0;
+    for (int i = 0; i < 8000; ++i) push(Event(offsets[random() % 4], EventKind::ready, next_id++));
+    std::size_t served = 0;
+    while (!queue.empty()) {
+        const Event e = queue.pop();
+        REQUIRE(!oracle.empty());
+        REQUIRE(plain(e) == oracle.top());
+        oracle.pop();
+        ++served;
+        if (next_id >= 400'000) continue;
+        for (std::uint64_t n = random() % 3; n > 0; --n) {
+            const SimTime later = e.time + offsets[random() % offsets.size()];
+            const auto kind = static_cast<EventKind>(random() % 16);
+            push(Event(random() % 8 == 0 ? e.time : later, kind, next_id++));
+        }
+    }
+    CHECK(oracle.empty());
+    CHECK(served == next_id);
 }
