@@ -39,8 +39,14 @@ TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t 
     schedule_.src.push_back(from);
     schedule_.dst.push_back(to);
     schedule_.size_class.push_back(intern_size(bytes));
-    for (TaskId d : deps)
-        if (d != no_dep) schedule_.deps.items.push_back(d);
+    // In bulk, then without the no_dep entries (k-ring and the quotients pass some): a
+    // round-synchronous round's sends each list the whole previous round (2 (k - 1) ids under
+    // nccl), and a push per id cost about 13 instructions where the copy and the scan for no_dep
+    // cost about 5 (rm with k = 49 at 75,264 ranks lists 559 M).
+    std::vector<TaskId>& items = schedule_.deps.items;
+    const auto row_start = static_cast<std::ptrdiff_t>(items.size());
+    items.insert(items.end(), deps.begin(), deps.end());
+    items.erase(std::remove(items.begin() + row_start, items.end(), no_dep), items.end());
     schedule_.deps.close_row();
     if (sent_started_ || !sent.empty()) append_sent(id, sent);
     if (with_payload_) {

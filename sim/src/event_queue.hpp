@@ -242,6 +242,7 @@ class EventQueue {
         else
             radix_sort(batch_);
     }
+
     // Sorts keys made of at most max_runs ascending runs by merging neighbouring runs; false (keys
     // untouched) when there are more.
     bool merge_runs(std::vector<std::uint64_t>& keys) {
