@@ -39,15 +39,7 @@ TaskId ScheduleBuilder::append(TaskKind kind, Rank from, Rank to, std::uint64_t 
     schedule_.src.push_back(from);
     schedule_.dst.push_back(to);
     schedule_.size_class.push_back(intern_size(bytes));
-    // In bulk, then without the no_dep entries (k-ring and the quotients pass some): a
-    // round-synchronous round's sends each list the whole previous round (2 (k - 1) ids under
-    // nccl), and a push per id cost about 13 instructions where the copy and the scan for no_dep
-    // cost about 5 (rm with k = 49 at 75,264 ranks lists 559 M).
-    std::vector<TaskId>& items = schedule_.deps.items;
-    const auto row_start = static_cast<std::ptrdiff_t>(items.size());
-    items.insert(items.end(), deps.begin(), deps.end());
-    items.erase(std::remove(items.begin() + row_start, items.end(), no_dep), items.end());
-    schedule_.deps.close_row();
+    append_row(schedule_.deps, deps);
     if (sent_started_ || !sent.empty()) append_sent(id, sent);
     if (with_payload_) {
         schedule_.payload.items.insert(schedule_.payload.items.end(), pieces.begin(), pieces.end());
@@ -69,8 +61,18 @@ void ScheduleBuilder::append_sent(TaskId id, std::span<const TaskId> sent) {
         rows.offsets.assign(std::size_t{id} + 1, 0);
         sent_started_ = true;
     }
-    for (TaskId d : sent)
-        if (d != no_dep) rows.items.push_back(d);
+    append_row(rows, sent);
+}
+
+// In bulk, then without the no_dep entries (k-ring and the quotients pass some): a
+// round-synchronous round's sends each list the whole previous round (2 (k - 1) ids under nccl),
+// and a push per id cost about 13 instructions where the copy and the scan for no_dep cost about
+// 5 (rm with k = 49 at 75,264 ranks lists 559 M).
+void ScheduleBuilder::append_row(Csr<TaskId>& rows, std::span<const TaskId> ids) {
+    const auto row_start = static_cast<std::ptrdiff_t>(rows.items.size());
+    rows.items.insert(rows.items.end(), ids.begin(), ids.end());
+    rows.items.erase(std::remove(rows.items.begin() + row_start, rows.items.end(), no_dep),
+                     rows.items.end());
     rows.close_row();
 }
 

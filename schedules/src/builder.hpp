@@ -55,6 +55,7 @@ class ScheduleBuilder {
     }
     std::uint32_t intern_new_size(std::uint64_t bytes);
     void append_sent(TaskId id, std::span<const TaskId> sent);
+    static void append_row(Csr<TaskId>& rows, std::span<const TaskId> ids);
 
     Schedule schedule_;
     bool with_payload_;

@@ -3,8 +3,14 @@
 // (NotStreamable) and the DOM reader reads the input again, so a message never depends on which
 // reader met the file. Two limits of its own keep it to one pass with 4-byte ids: ids must be in
 // increasing order and below 2^32 - 1; other files go to the DOM reader too.
+//
+// One error it reports itself: lists that add up to more than kMaxListItems ids. Reading such a
+// file again would expand those ids a second time, 8 bytes each, only to reach the same line; so
+// the reader stops expanding there, checks that the rest of the file is XML it takes, and throws
+// the DOM reader's message (it declines as usual when the rest is not).
 #include "schedule_xml_stream.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -58,8 +64,8 @@ class StreamReader {
         read_header();
         if (!tag_.empty) read_tasks();
         if (window_.skip_misc(false)) decline();  // something after the root
-        finish();
         result_.origin = origin;
+        finish();
         return std::move(result_);
     }
 
@@ -108,7 +114,10 @@ class StreamReader {
                 return;
             }
             window_.read_start_tag(tag_);
-            read_task();
+            if (over_limit_line_ == 0)
+                read_task();
+            else
+                ++tasks_after_limit_;  // the DOM reader stops at the limit: only XML counts now
             if (!tag_.empty) window_.read_empty_content(tag_.name);
         }
     }
@@ -181,13 +190,13 @@ class StreamReader {
             s.dst.push_back(r);
         }
         s.size_class.push_back(intern_size(static_cast<std::uint64_t>(bytes)));
-        if (a.has_deps) parse_list(a.deps, s.deps.items, true);
+        if (a.has_deps) parse_list(a.deps, s.deps.items, "deps");
         s.deps.close_row();
         any_sent_ = any_sent_ || a.has_sent;
-        if (a.has_sent) parse_list(a.sent, s.sent_deps.items, true);
+        if (a.has_sent) parse_list(a.sent, s.sent_deps.items, "sent_deps");
         s.sent_deps.close_row();
         any_payload_ = any_payload_ || a.has_pieces;
-        if (a.has_pieces) parse_list(a.pieces, s.payload.items, false);
+        if (a.has_pieces) parse_list(a.pieces, s.payload.items, payload_name_);
         s.payload.close_row();
     }
 
@@ -206,9 +215,10 @@ class StreamReader {
 
     // "1,4,7-9" (ranges ascend, inclusive); "-1" alone (deps only) means none. Dependency ids
     // are resolved to tasks at the end; the span of a dependency range is checked then too,
-    // against the task count the DOM reader knows beforehand.
-    void parse_list(std::string_view text, std::vector<std::uint32_t>& out, bool deps) {
-        if (text.empty() || (deps && text == "-1")) return;
+    // against the task count the DOM reader knows beforehand. `name` is the attribute's.
+    void parse_list(std::string_view text, std::vector<std::uint32_t>& out, std::string_view name) {
+        const bool deps = name != payload_name_;
+        if (over_limit_line_ != 0 || text.empty() || (deps && text == "-1")) return;
         const std::uint64_t piece_limit = result_.schedule.shape.pieces;
         std::size_t pos = 0;
         while (pos <= text.size()) {
@@ -223,7 +233,11 @@ class StreamReader {
             if (last > kLargestId || (!deps && count > piece_limit)) decline();
             if (deps) widest_dep_range_ = std::max(widest_dep_range_, count);
             if (dash != std::string_view::npos) list_items_ += count;
-            if (list_items_ > kMaxListItems) decline();
+            if (list_items_ > kMaxListItems) {
+                over_limit_line_ = tag_.line;
+                over_limit_list_ = name;
+                return;
+            }
             for (std::int64_t v = first; v <= last; ++v)
                 out.push_back(static_cast<std::uint32_t>(v));
             pos = comma + 1;
@@ -232,8 +246,13 @@ class StreamReader {
 
     void finish() {
         Schedule& s = result_.schedule;
-        const std::uint64_t n = s.size();
+        const std::uint64_t n = s.size() + tasks_after_limit_;
         if (widest_dep_range_ > n) decline();
+        if (over_limit_line_ != 0)
+            throw InputError(
+                fmt::format("{}:{}: {}: the lists of the file name more than {} ids "
+                            "in all; is a range mistyped?",
+                            result_.origin, over_limit_line_, over_limit_list_, kMaxListItems));
         const auto transfers = static_cast<std::uint64_t>(
             std::count(s.kind.begin(), s.kind.end(), TaskKind::transfer));
         const auto ranks = static_cast<std::uint64_t>(s.shape.ranks);
@@ -274,7 +293,10 @@ class StreamReader {
     bool any_payload_ = false;
     std::uint32_t last_size_class_ = 0;
     std::uint64_t widest_dep_range_ = 0;
-    std::uint64_t list_items_ = 0;  // ids of every range so far
+    std::uint64_t list_items_ = 0;       // ids of every range so far
+    std::uint32_t over_limit_line_ = 0;  // of the task whose list passed kMaxListItems
+    std::string_view over_limit_list_;
+    std::uint64_t tasks_after_limit_ = 0;
 };
 
 }  // namespace

@@ -2,10 +2,12 @@
 // generated files, unusual but valid XML (which it leaves to the DOM reader), every malformed
 // file of tests/bad-inputs/schedules, and texts longer than one 4 MiB piece.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "piccolo/error.hpp"
@@ -143,4 +145,27 @@ TEST_CASE("streaming reader: every malformed schedule gets the DOM reader's mess
         ++files;
     }
     CHECK(files >= 10);
+}
+
+// The one error the streaming reader reports itself: it would expand the same 2^25 ids a second
+// time to reach the same line. Where the rest of the file is XML it leaves to the DOM reader
+// (here an entity reference), it declines, and the message is the same.
+TEST_CASE("streaming reader: lists past kMaxListItems ids get the DOM reader's message, once") {
+    const int tasks = 6000;  // each lists tasks 0..5999: line 5594 passes 2^25 = 33,554,432
+    std::string text = header;
+    for (int t = 0; t < tasks; ++t)
+        text += fmt::format("<transfer id=\"{}\" size=\"1\" src=\"0\" dst=\"1\" deps=\"0-{}\"/>\n",
+                            t, tasks - 1);
+    const std::string expected =
+        "u.xml:5594: deps: the lists of the file name more than 33554432 ids in all; is a range "
+        "mistyped?";
+    std::string clean = text + "</collective>\n";
+    CHECK(error_of([&] { detail::stream_schedule_xml(clean, "u.xml"); }) == expected);
+
+    std::string unusual = text + "<compute id=\"6000\" size=\"1&#48;\"/>\n</collective>\n";
+    std::optional<LoadedSchedule> streamed;
+    CHECK(error_of([&] { streamed = detail::stream_schedule_xml(unusual, "u.xml"); }) ==
+          "(no error)");
+    CHECK_FALSE(streamed.has_value());
+    CHECK(error_of([&] { parse_schedule_xml(unusual, "u.xml"); }) == expected);
 }
