@@ -79,7 +79,6 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
           ranks_(static_cast<std::size_t>(layout.ranks())),
           pricing_(s, m, o.contention),
           network_(m, layout, ranks_, o.contention),
-          pending_(waiter_count(s, successors)),
           level_(fixed_levels.begin(), fixed_levels.end()),
           levels_fixed_(!fixed_levels.empty()),
           give_up_(o.give_up_after),
@@ -112,12 +111,14 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     }
 
     SimResult run() {
-        for (TaskId t = 0; t < s_.size(); ++t)  // a run's first task counts for it
-            if (leads(t) && dependencies(t) == 0) events_.push({0, EventKind::ready, t});
-        for (std::size_t w = 0; w < pending_.size(); ++w) {
-            const TaskId t = successors_.task_of(static_cast<std::uint32_t>(w));
-            pending_[w] = {0, dependencies(t)};
+        bool joins = false;  // does some task wait for more than one?
+        for (TaskId t = 0; t < s_.size(); ++t) {
+            const std::uint32_t count = dependencies(t);
+            joins = joins || count > 1;
+            // A run's first task counts for it.
+            if (count == 0 && leads(t)) events_.push({0, EventKind::ready, t});
         }
+        if (joins) count_dependencies();
         while (!events_.empty()) {
             const Event e = events_.pop();
             if (give_up_.stops(e)) return GiveUp::stopped_at(e.time);
@@ -129,6 +130,16 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     }
 
   private:
+    // Where no task waits for more than one (a pipelined ring), a release makes its successors
+    // ready at once and nothing is kept per waiter: pending_ stays empty.
+    void count_dependencies() {
+        pending_.resize(waiter_count(s_, successors_));
+        for (std::size_t w = 0; w < pending_.size(); ++w) {
+            const TaskId t = successors_.task_of(static_cast<std::uint32_t>(w));
+            pending_[w] = {0, dependencies(t)};
+        }
+    }
+
     void dispatch(const Event& e) {
         const auto kind = e.kind();
         if (kind >= EventKind::wake && kind <= EventKind::wake_last)
@@ -411,6 +422,11 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     [[gnu::noinline]] void release_successors(const Csr<TaskId>& successors, TaskId t,
                                               SimTime time) {
         if (successors.rows() == 0) return;
+        if (pending_.empty()) {  // each successor waits for this task alone
+            for (std::uint32_t waiter : successors.row(t))
+                events_.push({time, EventKind::ready, successors_.task_of(waiter)});
+            return;
+        }
         for (std::uint32_t waiter : successors.row(t)) {
             Pending& next = pending_[waiter];
             const SimTime at = next.ready_at > time ? next.ready_at : time;
@@ -466,8 +482,8 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     Pricing pricing_;
     Network network_;
     bool receive_slots_limited_ = false;
-    // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for.
-    // Packed: 12 bytes, no more than the two arrays it replaces.
+    // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for; empty
+    // where no task waits for more than one. Packed: 12 bytes, no more than two arrays.
     struct [[gnu::packed]] Pending {
         SimTime ready_at = 0;       // its latest dependency's time so far
         std::uint32_t missing = 0;  // dependencies not yet done

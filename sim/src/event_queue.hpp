@@ -152,10 +152,12 @@ class EventQueue {
     }
 
     void append(const Item& item) {
-        std::vector<Item>& b = buckets_[bucket_of(item.time_bits)];
+        const std::size_t bucket = bucket_of(item.time_bits);
+        std::vector<Item>& b = buckets_[bucket];
         if (b.size() == b.capacity()) [[unlikely]]
             grow(b);
         b.push_back(item);
+        occupied_ |= std::uint64_t{1} << bucket;
     }
 
     // A full bucket moves into a larger spare buffer, if there is one, before it reallocates:
@@ -183,6 +185,7 @@ class EventQueue {
         spare_.erase(smallest);
     }
 
+    // 0 to 63: times are below 2^63.
     [[nodiscard]] std::size_t bucket_of(std::uint64_t bits) const {
         return static_cast<std::size_t>(std::bit_width(bits ^ last_));
     }
@@ -202,6 +205,7 @@ class EventQueue {
             }
         }
         buckets_[0].clear();
+        occupied_ &= ~std::uint64_t{1};
         Recent& recent = recent_[recent_slot(last_)];
         if (recent.time_bits == last_) recent = {};  // its batches are taken
         if (batch_.size() >= batching_from) batching_ = true;
@@ -210,14 +214,16 @@ class EventQueue {
 
     // Redistributes the first non-empty bucket around its least time, which bucket 0 then holds.
     void spill_least_bucket() {
-        std::size_t i = 1;
-        while (buckets_[i].empty()) ++i;
+        // A bit per bucket: the first non-empty one is found at once, where a replay's scan
+        // passed about 35 empty buckets each time (measured on a 64-device ring).
+        const auto i = static_cast<std::size_t>(std::countr_zero(occupied_));
         std::uint64_t least = buckets_[i].front().time_bits;
         for (const Item& item : buckets_[i]) least = std::min(least, item.time_bits);
         last_ = least;
         std::vector<Item> spill;
         spill.swap(buckets_[i]);
-        for (const Item& item : spill) append(item);
+        occupied_ &= ~(std::uint64_t{1} << i);
+        for (const Item& item : spill) append(item);  // each to a lower bucket
         // A small buffer stays with its bucket (most replays are small, and reallocating
         // costs more than the memory); a large one serves the next bucket that fills.
         if (spill.capacity() <= small_bucket) {
@@ -299,7 +305,8 @@ class EventQueue {
     static constexpr std::size_t small_bucket = 4096;  // items: 64 KiB
     static constexpr std::size_t small_batch = 512;    // keys: 4 KiB
     std::vector<std::uint64_t> scratch_;
-    std::array<std::vector<Item>, 65> buckets_;
+    std::array<std::vector<Item>, 64> buckets_;
+    std::uint64_t occupied_ = 0;                       // bit b: buckets_[b] is not empty
     std::vector<std::vector<Item>> spare_;             // emptied buckets' buffers
     std::vector<std::vector<std::uint64_t>> batches_;  // keys of one time each
     std::vector<std::uint32_t> free_batches_;

@@ -21,8 +21,10 @@ class GiveUp {
     // prediction, may be stale (its owner's queue served earlier, the flow's rate changed) and
     // proves nothing.
     [[nodiscard]] bool stops(const Event& e) const {
+        if (e.time <= stop_after_) [[likely]]  // stop_after_ <= max_time
+            return false;
         if (e.time > max_time) throw_too_long();
-        return e.time > stop_after_ && e.kind() >= EventKind::received;
+        return e.kind() >= EventKind::received;
     }
     // Some task completes no earlier than `at`.
     void decided(SimTime at) {

@@ -57,7 +57,8 @@ class Network {
     [[nodiscard]] int unit(std::size_t level, Rank r) const {
         return unit_[level * ranks_ + static_cast<std::size_t>(r)];
     }
-    SimTime& earliest_lane(std::vector<SimTime>& lanes, std::size_t level, int unit);
+    // The lane of `unit` that a message arriving at `now` takes (sim_time.hpp: server_for).
+    SimTime& lane_for(std::vector<SimTime>& lanes, std::size_t level, int unit, SimTime now);
 
     std::size_t ranks_ = 0;
     std::size_t levels_ = 0;                 // machine levels (the last is the system)
@@ -80,9 +81,10 @@ inline std::size_t Network::level_of(Rank a, Rank b) const {
     return levels_ - 1;
 }
 
-inline SimTime& Network::earliest_lane(std::vector<SimTime>& lanes, std::size_t level, int u) {
-    SimTime* const first = lanes.data() + static_cast<std::size_t>(u) * radix_[level];
-    return *std::min_element(first, first + radix_[level]);
+inline SimTime& Network::lane_for(std::vector<SimTime>& lanes, std::size_t level, int u,
+                                  SimTime now) {
+    const auto radix = static_cast<std::size_t>(radix_[level]);
+    return server_for({lanes.data() + static_cast<std::size_t>(u) * radix, radix}, now);
 }
 
 inline SimTime Network::take_lanes(Rank rank, bool ingress, std::size_t level, SimTime now,
@@ -92,14 +94,14 @@ inline SimTime Network::take_lanes(Rank rank, bool ingress, std::size_t level, S
     wait = {};
     for (std::size_t l = 0; l < level; ++l) {
         if (radix_[l] == 0) continue;
-        if (const SimTime lane = earliest_lane(lanes[l], l, unit(l, rank)); lane > start) {
+        if (const SimTime lane = lane_for(lanes[l], l, unit(l, rank), now); lane > start) {
             start = lane;
             wait = {l, ingress, 0};
         }
     }
-    // Nothing changed since the first pass: each unit's earliest lane is the same one.
+    // Nothing changed since the first pass: each unit's lane is the same one.
     for (std::size_t l = 0; l < level; ++l)
-        if (radix_[l] != 0) earliest_lane(lanes[l], l, unit(l, rank)) = start + hold;
+        if (radix_[l] != 0) lane_for(lanes[l], l, unit(l, rank), now) = start + hold;
     wait.delay = start - now;
     return start;
 }

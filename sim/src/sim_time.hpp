@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace piccolo::detail {
 
@@ -36,6 +37,20 @@ inline SimTime to_time(double seconds) {
 inline SimTime per_byte_time(std::uint64_t bytes, double seconds_per_byte) {
     return whole_femtoseconds(static_cast<long double>(bytes) *
                               static_cast<long double>(seconds_per_byte) * femtoseconds_per_second);
+}
+
+// Of servers free from the given times on (a device's slots, a unit's lanes), the one that a
+// request made at `now` takes: the first free by then, else the first of those that free first.
+// Requests come in time order, so every server free by `now` is free for every later request
+// too: which of them is taken changes nothing, and the search stops at the first (in a replay,
+// nearly always the first server looked at). Precondition: servers is not empty.
+inline SimTime& server_for(std::span<SimTime> servers, SimTime now) {
+    SimTime* earliest = servers.data();
+    for (SimTime& server : servers) {
+        if (server <= now) return server;
+        if (server < *earliest) earliest = &server;
+    }
+    return *earliest;
 }
 
 inline double to_seconds(SimTime time) {

@@ -135,10 +135,9 @@ inline std::optional<SlotRef> SlotPool::claim(std::size_t owner, SimTime now, Si
 }
 
 inline SlotRef SlotPool::claim_earliest(std::size_t owner, SimTime now, SimTime& start) {
-    const std::span<SimTime> slots = frees(owner);
-    SimTime& earliest = *std::min_element(slots.begin(), slots.end());
-    start = std::max(now, earliest);
-    return SlotRef(earliest, unread_data_end_);
+    SimTime& slot = server_for(frees(owner), now);
+    start = std::max(now, slot);
+    return SlotRef(slot, unread_data_end_);
 }
 
 inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
