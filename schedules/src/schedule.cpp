@@ -107,13 +107,32 @@ Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std:
     return succ;
 }
 
+// The first task whose rows may equal its neighbour's (the same first delivered dependency, or
+// none delivered and some sent), or n. Most schedules have none (a ring's neighbours never
+// share one), and this scan over the raw arrays reads a third of what dependency_runs does.
+std::size_t first_may_join(const Schedule& s) {
+    const std::uint32_t* offsets = s.deps.offsets.data();
+    const TaskId* items = s.deps.items.data();
+    for (std::size_t t = 1; t < s.size(); ++t) {
+        const std::uint32_t begin = offsets[t];
+        if (begin == offsets[t + 1]) {
+            if (!s.sent_deps_of(static_cast<TaskId>(t)).empty()) return t;
+        } else if (begin != offsets[t - 1] && items[begin] == items[offsets[t - 1]]) {
+            return t;
+        }
+    }
+    return s.size();
+}
+
 // Per task, the length of the run of equal, non-empty dependency rows it leads (0: inside a
 // run); empty when every run has one task.
 std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
     std::vector<std::uint32_t> run;
     const std::size_t n = s.size();
-    std::size_t leader = 0;
-    for (std::size_t t = 1; t < n; ++t) {
+    const std::size_t from = first_may_join(s);
+    if (from == n) return run;
+    std::size_t leader = from - 1;  // every task before leads a run of one
+    for (std::size_t t = from; t < n; ++t) {
         // Most neighbours differ in their first dependency: a ring's in every one.
         const std::span<const TaskId> row = s.deps.row(t), lead = s.deps.row(leader);
         const bool may_join = row.empty() ? !s.sent_deps_of(static_cast<TaskId>(t)).empty()

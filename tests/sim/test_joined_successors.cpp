@@ -56,6 +56,25 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
     CHECK(joined.delivered.items.size() == 5);
 }
 
+TEST_CASE("joined successors: the first run late in the file, of sent dependencies") {
+    // No two neighbours share a first delivered dependency, so nothing joins before 5 and 6:
+    // neither waits for a delivery, both for 2 to be sent. 7 waits for what 3 waits for, but
+    // not next to it.
+    const Schedule s = hand::schedule(8, {{0, 1, 1},
+                                          {1, 0, 1},
+                                          {0, 2, 1, "0"},
+                                          {0, 3, 1, "1"},
+                                          {1, 4, 1, "0"},
+                                          {1, 5, 1, "", "2"},
+                                          {1, 6, 1, "", "2"},
+                                          {1, 7, 1, "1"}});
+    const Schedule::Successors joined = s.joined_successors();
+    CHECK(joined.run == std::vector<std::uint32_t>{1, 1, 1, 1, 1, 2, 0, 1});
+    CHECK(joined.waiters == std::vector<TaskId>{2, 3, 4, 5, 7});
+    CHECK(tasks_in_row(joined, joined.sent, 2) == std::vector<TaskId>{5});
+    CHECK(tasks_in_row(joined, joined.delivered, 1) == std::vector<TaskId>{3, 7});
+}
+
 TEST_CASE("joined successors: where nothing joins, the plain lists, naming tasks") {
     // A chain and a fan: no two neighbours wait for the same tasks.
     const Schedule s =
