@@ -107,21 +107,16 @@ Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std:
     return succ;
 }
 
-// The first task whose rows may equal its neighbour's (the same first delivered dependency, or
-// none delivered and some sent), or n. Most schedules have none (a ring's neighbours never
-// share one), and this scan over the raw arrays reads a third of what dependency_runs does.
-std::size_t first_may_join(const Schedule& s) {
-    const std::uint32_t* offsets = s.deps.offsets.data();
-    const TaskId* items = s.deps.items.data();
-    for (std::size_t t = 1; t < s.size(); ++t) {
-        const std::uint32_t begin = offsets[t];
-        if (begin == offsets[t + 1]) {
-            if (!s.sent_deps_of(static_cast<TaskId>(t)).empty()) return t;
-        } else if (begin != offsets[t - 1] && items[begin] == items[offsets[t - 1]]) {
-            return t;
-        }
-    }
-    return s.size();
+// May task t continue the run that `leader` leads: the same first delivered dependency, or none
+// delivered and some sent (Schedule::same_dependencies then compares the rows whole)? Read from
+// the raw arrays: most neighbours differ in their first dependency (a ring's in every one), and
+// this test is all that a schedule without runs pays, once per task.
+bool may_join(const Schedule& s, std::size_t leader, std::size_t t) {
+    const std::vector<std::uint32_t>& offsets = s.deps.offsets;
+    const std::uint32_t begin = offsets[t];
+    if (begin == offsets[t + 1]) return !s.sent_deps_of(static_cast<TaskId>(t)).empty();
+    const std::uint32_t lead = offsets[leader];
+    return lead != offsets[leader + 1] && s.deps.items[begin] == s.deps.items[lead];
 }
 
 // Per task, the length of the run of equal, non-empty dependency rows it leads (0: inside a
@@ -129,15 +124,12 @@ std::size_t first_may_join(const Schedule& s) {
 std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
     std::vector<std::uint32_t> run;
     const std::size_t n = s.size();
-    const std::size_t from = first_may_join(s);
-    if (from == n) return run;
-    std::size_t leader = from - 1;  // every task before leads a run of one
-    for (std::size_t t = from; t < n; ++t) {
-        // Most neighbours differ in their first dependency: a ring's in every one.
-        const std::span<const TaskId> row = s.deps.row(t), lead = s.deps.row(leader);
-        const bool may_join = row.empty() ? !s.sent_deps_of(static_cast<TaskId>(t)).empty()
-                                          : !lead.empty() && row[0] == lead[0];
-        if (may_join && s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
+    // Until a run may start, every task leads its own: its neighbour is the leader.
+    std::size_t t = 1;
+    while (t < n && !may_join(s, t - 1, t)) ++t;
+    for (std::size_t leader = t - 1; t < n; ++t) {
+        if (may_join(s, leader, t) &&
+            s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
             if (run.empty()) run.assign(n, 1);
             ++run[leader];
             run[t] = 0;
