@@ -3,7 +3,7 @@
 # are already installed are skipped, and apt is not touched at all when nothing is missing.
 set -euo pipefail
 packages=(
-    cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
+    cmake ninja-build g++ clang libclang-rt-14-dev pkg-config ccache
     libboost-graph-dev libpugixml-dev libfmt-dev libyaml-cpp-dev libtbb-dev
     doctest-dev libcli11-dev nlohmann-json3-dev
     libopenmpi-dev openmpi-bin mpich libmpich-dev

@@ -195,30 +195,30 @@ void append_rows(const SegmentFit& segment, const std::vector<SizePoint>& points
                                           format_bytes(segment.last_bytes));
     if (capped > 0) {
         level.notes.push_back(fmt::format(
-            "{} {}: o_s capped at g = {:.3f} us at {} sizes, by up to {:.3f} us (sends follow "
+            "{} {}: o_s capped at g = {:.3f} us at {}, by up to {:.3f} us (sends follow "
             "each other g apart, so a longer send call overlaps the transfer, e.g. a blocking "
             "rendezvous)",
-            level.level, range, g * 1e6, capped, max_cut * 1e6));
+            level.level, range, g * 1e6, count_sizes(capped), max_cut * 1e6));
     }
     if (reduced > 0) {
         level.notes.push_back(fmt::format(
-            "{} {}: overheads reduced by up to {:.3f} us at {} sizes from {} on, keeping L >= "
+            "{} {}: overheads reduced by up to {:.3f} us at {} from {} on, keeping L >= "
             "{:.3f} us (the receive call copies data that (s-1)G already prices)",
-            level.level, range, max_reduction * 1e6, reduced, format_bytes(first_reduced),
-            latency_floor * 1e6));
+            level.level, range, max_reduction * 1e6, count_sizes(reduced),
+            format_bytes(first_reduced), latency_floor * 1e6));
     }
     if (shifted > 0) {
         level.notes.push_back(fmt::format(
-            "{} {}: at {} sizes (s-1)G exceeded the half round trip: G lowered by up to {:.1f} % "
+            "{} {}: at {} (s-1)G exceeded the half round trip: G lowered by up to {:.1f} % "
             "and g raised by the same time (a single message costs the measured half round "
             "trip, back-to-back ones the measured gap)",
-            level.level, range, shifted, max_shift * 100));
+            level.level, range, count_sizes(shifted), max_shift * 100));
     }
     if (floored > 0) {
-        level.notes.push_back(fmt::format(
-            "{} {}: L floored at 1 ns at {} sizes: the half round trip is below the minimal "
-            "overheads (noisy medians?)",
-            level.level, range, floored));
+        level.notes.push_back(
+            fmt::format("{} {}: L floored at 1 ns at {}: the half round trip is below the minimal "
+                        "overheads (noisy medians?)",
+                        level.level, range, count_sizes(floored)));
     }
 }
 
@@ -318,10 +318,17 @@ LevelFit fit_level(const std::string& origin, const LevelSeries& series,
     return level;
 }
 
-// Every measured level must be named by a '# level:' header line (when the file has any).
+// Every measured level must be named by a '# level:' header line: the machine's fanouts come
+// from those lines alone, so a file without any cannot describe a machine.
 void require_listed(const RawData& raw, const std::vector<LevelSeries>& levels,
                     const std::string& origin) {
-    if (raw.levels.empty()) return;
+    if (raw.levels.empty()) {
+        throw InputError(fmt::format(
+            "{}: no '# level: NAME FANOUT' header lines; the machine's fanouts come from them "
+            "(add one per level, innermost first, as the profilers write them: e.g. "
+            "'# level: {} 4' and '# level: system 0')",
+            origin, levels.front().name));
+    }
     for (const auto& l : levels) {
         const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
                                         [&](const LevelInfo& i) { return i.name == l.name; });

@@ -72,11 +72,7 @@ Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::s
     Machine machine;
     machine.name = raw.machine_name.empty() ? "measured" : raw.machine_name;
     machine.description = raw.description;
-    std::vector<LevelInfo> infos = raw.levels;
-    if (infos.empty()) {
-        for (const auto& l : fit.levels) infos.push_back({l.level, 0});
-        if (infos.back().name != "system") infos.push_back({"system", 0});
-    }
+    const std::vector<LevelInfo>& infos = raw.levels;  // never empty: fit_profile requires them
     auto note = [&](std::string text) {
         if (notes != nullptr) notes->push_back(std::move(text));
     };

@@ -13,17 +13,18 @@ namespace piccolo::profiler {
 std::string format_report(const ProfileFit& fit) {
     std::ostringstream out;
     for (const auto& level : fit.levels) {
-        out << fmt::format("level {}: {} sizes, {} segment(s)\n", level.level, level.points.size(),
-                           level.segments.size());
+        out << fmt::format("level {}: {}, {} segment(s)\n", level.level,
+                           count_sizes(level.points.size()), level.segments.size());
         for (const auto& s : level.segments) {
             const LogGP p = s.parameters();
             out << fmt::format(
-                "  segment {} .. {} ({} sizes): g {:.4f} us, G {:.6f} ns/B ({:.2f} GB/s), at {}: "
+                "  segment {} .. {} ({}): g {:.4f} us, G {:.6f} ns/B ({:.2f} GB/s), at {}: "
                 "o_s {:.4f} us, o_r {:.4f} us, L {:.4f} us; rms relative residual: gap {:.2f} %, "
                 "half round trip {:.2f} %, o_r {:.2f} %\n",
-                format_bytes(s.first_bytes), format_bytes(s.last_bytes), s.points, p.g * 1e6,
-                p.G * 1e9, 1 / p.G / 1e9, format_bytes(s.first_bytes), p.o_s * 1e6, p.o_r * 1e6,
-                p.L * 1e6, s.gap.rms() * 100, s.half_round_trip.rms() * 100, s.o_r.rms() * 100);
+                format_bytes(s.first_bytes), format_bytes(s.last_bytes), count_sizes(s.points),
+                p.g * 1e6, p.G * 1e9, 1 / p.G / 1e9, format_bytes(s.first_bytes), p.o_s * 1e6,
+                p.o_r * 1e6, p.L * 1e6, s.gap.rms() * 100, s.half_round_trip.rms() * 100,
+                s.o_r.rms() * 100);
         }
         // "ping-pong" compares 2 (o_s + (s-1)G + L + o_r) of the table row, what the simulator
         // predicts for a round trip, with the measured PRTT(1,0,s).

@@ -7,8 +7,8 @@
 namespace piccolo::detail {
 
 std::string scale_label(const Scale& s) {
-    return fmt::format("{} node{} x {} = {} ranks", s.nodes, s.nodes == 1 ? "" : "s",
-                       s.ranks_per_node, s.ranks());
+    return fmt::format("{} node{} x {} = {} rank{}", s.nodes, s.nodes == 1 ? "" : "s",
+                       s.ranks_per_node, s.ranks(), s.ranks() == 1 ? "" : "s");
 }
 
 std::string size_label(std::uint64_t bytes) {

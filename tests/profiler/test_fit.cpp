@@ -330,7 +330,8 @@ TEST_CASE("the committed measured profile is the fit of its raw samples") {
     const LevelFit& node = fit.levels.front();
     const std::pair<double, double> quoted[] = {
         {8, 0.741e-6}, {65536, 14.532e-6}, {1048576, 161.611e-6}};
-    for (const auto& [bytes, round_trip] : quoted) {
+    for (const auto& [quoted_bytes, round_trip] : quoted) {
+        const double bytes = quoted_bytes;  // clang 14 captures no structured binding
         CAPTURE(bytes);
         const auto at = std::find_if(node.points.begin(), node.points.end(),
                                      [&](const SizePoint& p) { return p.bytes == bytes; });

@@ -64,8 +64,11 @@ std::uint64_t measured_job_bytes(const GenerateRequest& request, const Machine& 
 
 // AddressSanitizer's shadow memory and quarantine change every resident size: the estimates are
 // of the plain build's memory, so the measurement is skipped under it.
+// GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitizedMemory = true;
+#elif defined(__has_feature)
+constexpr bool kSanitizedMemory = __has_feature(address_sanitizer);
 #else
 constexpr bool kSanitizedMemory = false;
 #endif

@@ -3,9 +3,28 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
+#include <string>
 
 #include "commands.hpp"
 #include "piccolo/error.hpp"
+
+namespace {
+
+// The first word when it is no option and names no command, so that `piccolo frobnicate` says
+// so instead of CLI11's "A subcommand is required"; "" otherwise.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return {};
+    const std::string word = argv[1];
+    std::string names;
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        if (command->check_name(word)) return {};
+        names += (names.empty() ? "" : ", ") + command->get_name();
+    }
+    return fmt::format("unknown command '{}' (the commands are {}; see piccolo --help)", word,
+                       names);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{
@@ -30,6 +49,10 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+            fmt::print(stderr, "piccolo: error: {}\n", unknown);
+            return 2;
+        }
         fmt::print(stderr, "piccolo: error: {} (see piccolo --help)\n", e.what());
         return 2;
     } catch (const piccolo::InputError& e) {
