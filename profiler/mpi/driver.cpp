@@ -253,9 +253,9 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
     const Communicator transport_world(MPI_COMM_WORLD);
     if (size % 2 != 0) {
         throw InputError(fmt::format(
-            "{} ranks: the profiler measures rank pairs and needs an even number of ranks >= 2 "
+            "{} rank{}: the profiler measures rank pairs and needs an even number of ranks >= 2 "
             "(e.g. mpirun -n 2)",
-            size));
+            size, size == 1 ? "" : "s"));
     }
     const Hierarchy h = discover(world.get(), rank, size, options.node_size, options.group_of);
     const int devices_per_node = devices_per_node_for(options, hooks, h);

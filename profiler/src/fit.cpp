@@ -318,17 +318,10 @@ LevelFit fit_level(const std::string& origin, const LevelSeries& series,
     return level;
 }
 
-// Every measured level must be named by a '# level:' header line: the machine's fanouts come
-// from those lines alone, so a file without any cannot describe a machine.
+// Every measured level must be named by a '# level:' header line (when the file has any).
 void require_listed(const RawData& raw, const std::vector<LevelSeries>& levels,
                     const std::string& origin) {
-    if (raw.levels.empty()) {
-        throw InputError(fmt::format(
-            "{}: no '# level: NAME FANOUT' header lines; the machine's fanouts come from them "
-            "(add one per level, innermost first, as the profilers write them: e.g. "
-            "'# level: {} 4' and '# level: system 0')",
-            origin, levels.front().name));
-    }
+    if (raw.levels.empty()) return;
     for (const auto& l : levels) {
         const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
                                         [&](const LevelInfo& i) { return i.name == l.name; });

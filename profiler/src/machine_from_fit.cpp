@@ -72,7 +72,15 @@ Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::s
     Machine machine;
     machine.name = raw.machine_name.empty() ? "measured" : raw.machine_name;
     machine.description = raw.description;
-    const std::vector<LevelInfo>& infos = raw.levels;  // never empty: fit_profile requires them
+    // The fanouts come from the '# level:' lines alone: without them there is no machine.
+    if (raw.levels.empty()) {
+        throw InputError(fmt::format(
+            "no '# level: NAME FANOUT' header lines; the machine's fanouts come from them (add "
+            "one per level, innermost first, as the profilers write them: e.g. '# level: {} 4' "
+            "and '# level: system 0')",
+            fit.levels.empty() ? "node" : fit.levels.front().level));
+    }
+    const std::vector<LevelInfo>& infos = raw.levels;
     auto note = [&](std::string text) {
         if (notes != nullptr) notes->push_back(std::move(text));
     };

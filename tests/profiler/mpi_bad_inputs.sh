@@ -33,7 +33,7 @@ only_line "$profiler" --bogus
 expect "--train: Value 1 not in range" "$profiler" --train 1
 expect "--group-of '(': not a valid regular expression" "$profiler" --group-of "("
 expect "--min-size 4096 is above --max-size 64" "$profiler" --min-size 4096 --max-size 64
-expect "1 ranks: the profiler measures rank pairs and needs an even number of ranks" "$profiler" --quick -o /dev/null
+expect "1 rank: the profiler measures rank pairs and needs an even number of ranks" "$profiler" --quick -o /dev/null
 only_line "$profiler" --quick -o /dev/null
 expect "3 ranks: the profiler measures rank pairs and needs an even number of ranks" \
     mpirun --allow-run-as-root --oversubscribe -n 3 "$profiler" --quick -o odd.yaml

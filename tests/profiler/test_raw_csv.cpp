@@ -74,7 +74,12 @@ TEST_CASE("malformed raw CSVs: InputError with one line naming file and line") {
         std::string message;
         try {
             const RawData raw = read_raw_csv(corpus + file);
-            fit_profile(raw, corpus + file);
+            const auto fit = fit_profile(raw, corpus + file);
+            try {  // the machine, named by its file as `piccolo fit` names it
+                piccolo::profiler::to_machine(raw, fit);
+            } catch (const piccolo::InputError& e) {
+                throw piccolo::InputError(corpus + file + ": " + e.what());
+            }
         } catch (const piccolo::InputError& e) {
             message = e.what();
         }
@@ -82,7 +87,7 @@ TEST_CASE("malformed raw CSVs: InputError with one line naming file and line") {
         CHECK(message.find('\n') == std::string::npos);
         ++cases;
     }
-    CHECK(cases == 22);
+    CHECK(cases == 23);
 }
 
 TEST_CASE("raw CSV with a UTF-8 byte-order mark reads as without it") {

@@ -5,8 +5,8 @@
 # skipped; the script checks they are still those two lines. Commands run in one bash, so
 # `export PATH=...` carries on, from the clone's root.
 #   run_readme.sh SOURCE_REPO WORKDIR
-# Uses ccache where installed (CMAKE_CXX_COMPILER_LAUNCHER, base_dir = the parent of SOURCE_REPO,
-# so compilations of SOURCE_REPO's own build are reused) unless the caller set a launcher.
+# The clone's build uses ccache where installed (CMakeLists.txt: base directory the source tree),
+# so the compilations of SOURCE_REPO's own release build are cache hits.
 set -uo pipefail
 source_repo=$(cd "$1" && pwd) work=$2
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -32,11 +32,6 @@ for i in 0 1; do
 done
 commands=("${commands[@]:2}")
 ((${#commands[@]} > 0)) || { echo "FAIL: no commands after the first two"; exit 1; }
-
-if [[ -z ${CMAKE_CXX_COMPILER_LAUNCHER:-} ]] && command -v ccache > /dev/null; then
-    export CMAKE_CXX_COMPILER_LAUNCHER=ccache
-    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$source_repo")}
-fi
 
 # One script, so that the commands share a shell; each stops it at its first failure.
 script=$work/readme-commands.sh

@@ -193,7 +193,7 @@ TEST_CASE("scales of one rank are left out with a note") {
     const SelectResult result = select(r);
     REQUIRE(result.scales.size() == 1);
     REQUIRE(result.notes.size() == 1);
-    CHECK(result.notes[0] == "1 node x 1 = 1 ranks: skipped (a collective needs at least 2 ranks)");
+    CHECK(result.notes[0] == "1 node x 1 = 1 rank: skipped (a collective needs at least 2 ranks)");
 }
 
 TEST_CASE("bad requests throw one-line InputErrors") {
