@@ -7,7 +7,7 @@ packages=(
     libboost-graph-dev libpugixml-dev libfmt-dev libyaml-cpp-dev libtbb-dev
     doctest-dev libcli11-dev nlohmann-json3-dev
     libopenmpi-dev openmpi-bin mpich libmpich-dev
-    python3 python3-matplotlib python3-yaml time chromium
+    python3 python3-matplotlib python3-yaml time chromium universal-ctags iproute2
 )
 missing=()
 for p in "${packages[@]}"; do

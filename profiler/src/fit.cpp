@@ -111,6 +111,46 @@ SegmentFit fit_segment(const std::vector<SizePoint>& points, Piece piece) {
     return segment;
 }
 
+// What the adjustments of append_rows did to a segment, for its notes.
+struct Adjustments {
+    int capped = 0, reduced = 0, shifted = 0, floored = 0;
+    double max_cut = 0, max_reduction = 0, first_reduced = 0, max_shift = 0;
+};
+
+// One note per kind of adjustment made, with how often and how much.
+void note_adjustments(const SegmentFit& segment, double g, double latency_floor,
+                      const Adjustments& n, LevelFit& level) {
+    const std::string range = fmt::format("{} .. {}", format_bytes(segment.first_bytes),
+                                          format_bytes(segment.last_bytes));
+    if (n.capped > 0) {
+        level.notes.push_back(fmt::format(
+            "{} {}: o_s capped at g = {:.3f} us at {}, by up to {:.3f} us (sends follow "
+            "each other g apart, so a longer send call overlaps the transfer, e.g. a blocking "
+            "rendezvous)",
+            level.level, range, g * 1e6, count_sizes(n.capped), n.max_cut * 1e6));
+    }
+    if (n.reduced > 0) {
+        level.notes.push_back(fmt::format(
+            "{} {}: overheads reduced by up to {:.3f} us at {} from {} on, keeping L >= "
+            "{:.3f} us (the receive call copies data that (s-1)G already prices)",
+            level.level, range, n.max_reduction * 1e6, count_sizes(n.reduced),
+            format_bytes(n.first_reduced), latency_floor * 1e6));
+    }
+    if (n.shifted > 0) {
+        level.notes.push_back(fmt::format(
+            "{} {}: at {} (s-1)G exceeded the half round trip: G lowered by up to {:.1f} % "
+            "and g raised by the same time (a single message costs the measured half round "
+            "trip, back-to-back ones the measured gap)",
+            level.level, range, count_sizes(n.shifted), n.max_shift * 100));
+    }
+    if (n.floored > 0) {
+        level.notes.push_back(
+            fmt::format("{} {}: L floored at 1 ns at {}: the half round trip is below the minimal "
+                        "overheads (noisy medians?)",
+                        level.level, range, count_sizes(n.floored)));
+    }
+}
+
 // Table rows of one segment: g and G from the segment's gap line, o_s from its o_s line (the
 // per-size value is a small difference of round trips, too noisy on its own), o_r as measured at
 // that size, and L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G with the measured PRTT(1,0,s). Two
@@ -147,14 +187,13 @@ void append_rows(const SegmentFit& segment, const std::vector<SizePoint>& points
                                    std::min(segment.o_s.at(x0), g) - segment.o_r.at(x0) - x0 * G;
     if (segment_latency >= time_floor) latency_floor = segment_latency;
 
-    int capped = 0, reduced = 0, shifted = 0, floored = 0;
-    double max_cut = 0, max_reduction = 0, first_reduced = 0, max_shift = 0;
+    Adjustments n;
     for (std::size_t i = piece.first; i <= piece.last; ++i) {
         Adjusted a = evaluate(points[i]);
         double row_g = g, row_G = G;
         if (a.o_s_cut > 0) {
-            ++capped;
-            max_cut = std::max(max_cut, a.o_s_cut);
+            ++n.capped;
+            n.max_cut = std::max(n.max_cut, a.o_s_cut);
         }
         // Deficits below a picosecond are rounding, not overlap.
         if (a.L < latency_floor - 1e-12) {
@@ -166,8 +205,8 @@ void append_rows(const SegmentFit& segment, const std::vector<SizePoint>& points
             a.o_s = std::max(time_floor, a.o_s - from_o_s);
             deficit -= from_o_s;
             if (from_o_r + from_o_s > 0) {
-                if (reduced++ == 0) first_reduced = points[i].bytes;
-                max_reduction = std::max(max_reduction, from_o_r + from_o_s);
+                if (n.reduced++ == 0) n.first_reduced = points[i].bytes;
+                n.max_reduction = std::max(n.max_reduction, from_o_r + from_o_s);
             }
             // Still short: (s-1)G alone exceeds what the half round trip leaves (the gap line
             // runs above the round trip here). Move the rest of the per-byte time into g:
@@ -180,46 +219,18 @@ void append_rows(const SegmentFit& segment, const std::vector<SizePoint>& points
                 row_G -= moved / x;
                 row_g += moved;
                 deficit -= moved;
-                ++shifted;
-                max_shift = std::max(max_shift, moved / (x * G));
+                ++n.shifted;
+                n.max_shift = std::max(n.max_shift, moved / (x * G));
             }
             a.L = latency_floor - deficit;
             if (a.L < time_floor) {
                 a.L = time_floor;
-                ++floored;
+                ++n.floored;
             }
         }
         level.rows.push_back({points[i].bytes, LogGP{a.L, a.o_s, a.o_r, row_g, row_G}});
     }
-    const std::string range = fmt::format("{} .. {}", format_bytes(segment.first_bytes),
-                                          format_bytes(segment.last_bytes));
-    if (capped > 0) {
-        level.notes.push_back(fmt::format(
-            "{} {}: o_s capped at g = {:.3f} us at {}, by up to {:.3f} us (sends follow "
-            "each other g apart, so a longer send call overlaps the transfer, e.g. a blocking "
-            "rendezvous)",
-            level.level, range, g * 1e6, count_sizes(capped), max_cut * 1e6));
-    }
-    if (reduced > 0) {
-        level.notes.push_back(fmt::format(
-            "{} {}: overheads reduced by up to {:.3f} us at {} from {} on, keeping L >= "
-            "{:.3f} us (the receive call copies data that (s-1)G already prices)",
-            level.level, range, max_reduction * 1e6, count_sizes(reduced),
-            format_bytes(first_reduced), latency_floor * 1e6));
-    }
-    if (shifted > 0) {
-        level.notes.push_back(fmt::format(
-            "{} {}: at {} (s-1)G exceeded the half round trip: G lowered by up to {:.1f} % "
-            "and g raised by the same time (a single message costs the measured half round "
-            "trip, back-to-back ones the measured gap)",
-            level.level, range, count_sizes(shifted), max_shift * 100));
-    }
-    if (floored > 0) {
-        level.notes.push_back(
-            fmt::format("{} {}: L floored at 1 ns at {}: the half round trip is below the minimal "
-                        "overheads (noisy medians?)",
-                        level.level, range, count_sizes(floored)));
-    }
+    note_adjustments(segment, g, latency_floor, n, level);
 }
 
 // A segment of small messages may show no per-byte cost above the noise (the gap is flat over

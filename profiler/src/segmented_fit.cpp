@@ -125,6 +125,34 @@ LineFit fit_line_relative_fixed_slope(std::span<const double> x, std::span<const
     return fit;
 }
 
+namespace {
+
+// cost[i][j]: the total relative SSE of every curve fitted on points i..j (infinite where the
+// piece has fewer than min_points points).
+std::vector<std::vector<double>> piece_costs(std::span<const double> x,
+                                             const std::vector<std::vector<double>>& curves,
+                                             const std::vector<LineBounds>& bounds,
+                                             std::size_t min_points) {
+    const std::size_t n = x.size();
+    std::vector<std::vector<double>> cost(
+        n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i + min_points - 1; j < n; ++j) {
+            double total = 0;
+            for (std::size_t c = 0; c < curves.size(); ++c) {
+                const std::span<const double> ys(curves[c]);
+                total +=
+                    fit_line_relative(x.subspan(i, j - i + 1), ys.subspan(i, j - i + 1), bounds[c])
+                        .weighted_sse;
+            }
+            cost[i][j] = total;
+        }
+    }
+    return cost;
+}
+
+}  // namespace
+
 Segmentation segment_curves(std::span<const double> x,
                             const std::vector<std::vector<double>>& curves,
                             const std::vector<LineBounds>& bounds,
@@ -144,22 +172,8 @@ Segmentation segment_curves(std::span<const double> x,
         return result;
     }
 
-    // cost[i][j]: total relative SSE of all curves fitted on points i..j.
     const double inf = std::numeric_limits<double>::infinity();
-    std::vector<std::vector<double>> cost(n, std::vector<double>(n, inf));
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = i + min_points - 1; j < n; ++j) {
-            double total = 0;
-            for (std::size_t c = 0; c < curves.size(); ++c) {
-                const std::span<const double> ys(curves[c]);
-                total +=
-                    fit_line_relative(x.subspan(i, j - i + 1), ys.subspan(i, j - i + 1), bounds[c])
-                        .weighted_sse;
-            }
-            cost[i][j] = total;
-        }
-    }
-
+    const std::vector<std::vector<double>> cost = piece_costs(x, curves, bounds, min_points);
     const auto max_k =
         std::min<std::size_t>(static_cast<std::size_t>(options.max_segments), n / min_points);
     // best[k][j]: minimal cost of covering points 0..j with k+1 pieces; start[k][j]: first

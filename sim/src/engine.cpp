@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "engine_dependencies.hpp"
 #include "engine_levels.hpp"
 #include "engine_pools.hpp"
 #include "event_queue.hpp"
@@ -45,13 +46,6 @@ bool cpu_overheads(const Machine& m, const SimOptions& o) {
     return o.contention && std::any_of(m.levels.begin(), m.levels.end(), [](const Level& l) {
                return l.overhead == OverheadModel::cpu;
            });
-}
-
-// The entries a replay keeps per waiter: the joined lists' waiters, or every task where the
-// lists name tasks (Schedule::successors()); none where no task waits for anything.
-std::size_t waiter_count(const Schedule& s, const Schedule::Successors& successors) {
-    if (!successors.waiters.empty()) return successors.waiters.size();
-    return successors.delivered.items.empty() && successors.sent.items.empty() ? 0 : s.size();
 }
 
 // Plain: no trace is recorded, lanes are FIFO and every level runs offload overheads (what most
@@ -81,6 +75,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
           network_(m, layout, ranks_, o.contention),
           level_(fixed_levels.begin(), fixed_levels.end()),
           levels_fixed_(!fixed_levels.empty()),
+          dependencies_(s, successors),
           give_up_(o.give_up_after),
           record_(m, ranks_, s.size(), o.record_trace) {
         if (pricing_.longest_cost() > max_seconds)
@@ -111,14 +106,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     }
 
     SimResult run() {
-        bool joins = false;  // does some task wait for more than one?
-        for (TaskId t = 0; t < s_.size(); ++t) {
-            const std::uint32_t count = dependencies(t);
-            joins = joins || count > 1;
-            // A run's first task counts for it.
-            if (count == 0 && leads(t)) events_.push({0, EventKind::ready, t});
-        }
-        if (joins) count_dependencies();
+        dependencies_.start(events_);
         while (!events_.empty()) {
             const Event e = events_.pop();
             if (give_up_.stops(e)) return GiveUp::stopped_at(e.time);
@@ -130,16 +118,6 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     }
 
   private:
-    // Where no task waits for more than one (a pipelined ring), a release makes its successors
-    // ready at once and nothing is kept per waiter: pending_ stays empty.
-    void count_dependencies() {
-        pending_.resize(waiter_count(s_, successors_));
-        for (std::size_t w = 0; w < pending_.size(); ++w) {
-            const TaskId t = successors_.task_of(static_cast<std::uint32_t>(w));
-            pending_[w] = {0, dependencies(t)};
-        }
-    }
-
     void dispatch(const Event& e) {
         const auto kind = e.kind();
         if (kind >= EventKind::wake && kind <= EventKind::wake_last)
@@ -414,33 +392,16 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         release_successors(successors_.delivered, t, time);
     }
 
-    // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
-    // successor ready then, and with it the rest of the run of tasks with the same dependencies
-    // that it leads (Schedule::joined_successors() lists a run by its first task; one READY
-    // event serves the run). Out of line: inlined into the reception's steps, it made a replay
-    // of 75,264 ranks about 10 % slower (measured).
-    [[gnu::noinline]] void release_successors(const Csr<TaskId>& successors, TaskId t,
-                                              SimTime time) {
-        if (successors.rows() == 0) return;
-        if (pending_.empty()) {  // each successor waits for this task alone
-            for (std::uint32_t waiter : successors.row(t))
-                events_.push({time, EventKind::ready, successors_.task_of(waiter)});
-            return;
-        }
-        for (std::uint32_t waiter : successors.row(t)) {
-            Pending& next = pending_[waiter];
-            const SimTime at = next.ready_at > time ? next.ready_at : time;
-            next.ready_at = at;
-            if (--next.missing != 0) continue;
-            events_.push({at, EventKind::ready, successors_.task_of(waiter)});
-        }
+    void release_successors(const Csr<TaskId>& successors, TaskId t, SimTime time) {
+        dependencies_.release(successors, t, time, events_);
     }
+
     // A READY event serves its task and the rest of its run (one event, not one per task), in
     // the order their own events would have been served: a task's requests may push an event for
     // this same time that goes before the next task's READY (a wake), and then the rest of the
     // run goes back into the queue behind it. `t` leads its run, or continues one.
     void ready_run(TaskId t, SimTime now) {
-        const TaskId end = run_end(t);
+        const TaskId end = dependencies_.run_end(t);
         for (;;) {
             ready(t, now);
             if (++t == end || record_.latest_completion() > give_up_.stop_after())
@@ -448,18 +409,6 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             const Event next{now, EventKind::ready, t};
             if (events_.serves_before(next.key)) return events_.push(next);
         }
-    }
-    [[nodiscard]] TaskId run_end(TaskId t) const {
-        if (successors_.run.empty()) return t + 1;
-        TaskId first = t;
-        while (successors_.run[first] == 0) --first;  // a continued run: find its leader
-        return first + successors_.run[first];
-    }
-    [[nodiscard]] bool leads(TaskId t) const {
-        return successors_.run.empty() || successors_.run[t] > 0;
-    }
-    [[nodiscard]] std::uint32_t dependencies(TaskId t) const {
-        return static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
     }
 
     void record_pool_wait(Pool pool, SimTime delay) {
@@ -482,19 +431,13 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     Pricing pricing_;
     Network network_;
     bool receive_slots_limited_ = false;
-    // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for; empty
-    // where no task waits for more than one. Packed: 12 bytes, no more than two arrays.
-    struct [[gnu::packed]] Pending {
-        SimTime ready_at = 0;       // its latest dependency's time so far
-        std::uint32_t missing = 0;  // dependencies not yet done
-    };
-    std::vector<Pending> pending_;
     std::vector<std::uint8_t> level_;  // per transfer, from READY on: the level pricing it
     bool levels_fixed_ = false;        // level_ was given (a quotient schedule)
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
     std::vector<FairShare::Use> uses_;  // scratch
+    Dependencies dependencies_;
     GiveUp give_up_;
     RunRecord record_;
 };

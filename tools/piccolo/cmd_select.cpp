@@ -236,8 +236,8 @@ void print_sweep_details(const SelectResult& result) {
                    job.simulate_seconds, job.simulations, job.left_out, job.stopped);
 }
 
-void run_select(const SelectOptions& o) {
-    // Everything that can be wrong with the command line is reported before the sweep starts.
+// The request the command line asks for; every error in it is an InputError.
+SelectRequest select_request(const SelectOptions& o) {
     SelectRequest request;
     request.machine = load_machine_with(o.machine, o.sets);
     if (!o.collectives.empty()) {
@@ -264,7 +264,48 @@ void run_select(const SelectOptions& o) {
     if (o.simulate_all) request.bound_min_tasks = 0;
     if (!o.memory_budget.empty())
         request.memory_budget = parse_bytes(o.memory_budget, "--memory-budget");
+    return request;
+}
 
+// The notes go where the outputs carry them (table, JSON, YAML), else to stderr; each output is
+// written, then the HTML report.
+void write_outputs(const SelectOptions& o, const std::vector<Destination>& outputs,
+                   const EmitOptions& emit_options, const Machine& machine, SelectResult result) {
+    const bool notes_written =
+        std::any_of(outputs.begin(), outputs.end(), [](const Destination& d) {
+            return d.kind == EmitKind::table || d.kind == EmitKind::json ||
+                   d.kind == EmitKind::yaml;
+        });
+    if (!o.quiet && !notes_written)
+        for (const std::string& note : result.notes)
+            fmt::print(stderr, "piccolo: note: {}\n", note);
+    if (result.stats.memory_waits > 0)
+        fmt::print(stderr,
+                   "piccolo: note: the memory budget ({:.0f} MiB for the jobs) made free threads "
+                   "wait {} time(s) for a job to end; a larger --memory-budget runs more jobs at "
+                   "once\n",
+                   static_cast<double>(result.stats.memory_budget) / (1 << 20),
+                   result.stats.memory_waits);
+    for (const Destination& d : outputs) {
+        if (o.quiet && d.file == "-") continue;
+        const Emitted emitted = emit(d.kind, result, emit_options);
+        write_text_file(d.file, emitted.text);
+        if (!o.quiet)
+            for (const std::string& remark : emitted.remarks)
+                fmt::print(stderr, "piccolo: note: {}\n", remark);
+    }
+    if (!o.report.empty()) {
+        Comparison one;
+        one.machines.push_back(machine);
+        one.notes = result.notes;
+        one.results.push_back(std::move(result));
+        write_text_file(o.report, report_html(one, this_command_line()));
+    }
+}
+
+void run_select(const SelectOptions& o) {
+    // Everything that can be wrong with the command line is reported before the sweep starts.
+    SelectRequest request = select_request(o);
     EmitOptions emit_options;
     if (!o.piccl_size.empty()) emit_options.piccl_bytes = parse_bytes(o.piccl_size, "--size");
     if (!o.mpich_base.empty()) {
@@ -292,37 +333,7 @@ void run_select(const SelectOptions& o) {
         result = select(request);
     }
     if (o.verbose) print_sweep_details(result);
-    // Table, JSON and YAML carry the notes; with none of them written, stderr does.
-    const bool notes_written =
-        std::any_of(outputs.begin(), outputs.end(), [](const Destination& d) {
-            return d.kind == EmitKind::table || d.kind == EmitKind::json ||
-                   d.kind == EmitKind::yaml;
-        });
-    if (!o.quiet && !notes_written)
-        for (const std::string& note : result.notes)
-            fmt::print(stderr, "piccolo: note: {}\n", note);
-    if (result.stats.memory_waits > 0)
-        fmt::print(stderr,
-                   "piccolo: note: the memory budget ({:.0f} MiB for the jobs) made free threads "
-                   "wait {} time(s) for a job to end; a larger --memory-budget runs more jobs at "
-                   "once\n",
-                   static_cast<double>(result.stats.memory_budget) / (1 << 20),
-                   result.stats.memory_waits);
-    for (const Destination& d : outputs) {
-        if (o.quiet && d.file == "-") continue;
-        const Emitted emitted = emit(d.kind, result, emit_options);
-        write_text_file(d.file, emitted.text);
-        if (!o.quiet)
-            for (const std::string& remark : emitted.remarks)
-                fmt::print(stderr, "piccolo: note: {}\n", remark);
-    }
-    if (!o.report.empty()) {
-        Comparison one;
-        one.machines.push_back(request.machine);
-        one.notes = result.notes;
-        one.results.push_back(std::move(result));
-        write_text_file(o.report, report_html(one, this_command_line()));
-    }
+    write_outputs(o, outputs, emit_options, request.machine, std::move(result));
 }
 
 }  // namespace

@@ -118,6 +118,53 @@ LogGP LogGPTable::at(double bytes) const {
     return result;
 }
 
+namespace {
+
+// levels[l] of the machine `who` names; `last`: the outermost level.
+void validate_level(const Machine& machine, std::size_t l, const std::string& who) {
+    const Level& level = machine.levels[l];
+    const bool last = l + 1 == machine.levels.size();
+    if (level.name.empty()) {
+        throw InputError(fmt::format("{}: levels[{}].name: must not be empty", who, l));
+    }
+    // levels[0] holds the devices, even when it is also the last level (a machine of one
+    // level: one node whose table prices every message).
+    const bool any_size = last && l > 0;
+    if (any_size ? level.fanout < 0 : level.fanout < 1) {
+        throw InputError(fmt::format("{}: levels[{}].fanout: must be {} (got {})", who, l,
+                                     any_size ? ">= 0 (0 = any)" : ">= 1", level.fanout));
+    }
+    if (level.radix && (*level.radix < 1 || *level.radix > kMaxRadix)) {
+        throw InputError(fmt::format("{}: levels[{}].radix: must be 1..{} or unset (got {})", who,
+                                     l, kMaxRadix, *level.radix));
+    }
+    if (level.rendezvous && *level.rendezvous < 1) {
+        throw InputError(
+            fmt::format("{}: levels[{}].rendezvous: must be >= 1 byte or unset", who, l));
+    }
+    if (level.capacity && !(std::isfinite(*level.capacity) && *level.capacity > 0)) {
+        throw InputError(
+            fmt::format("{}: levels[{}].capacity: must be finite and > 0 bytes per second (got {})",
+                        who, l, detail::format_number(*level.capacity)));
+    }
+    if (level.capacity && machine.sharing != Sharing::fair) {
+        throw InputError(fmt::format(
+            "{}: levels[{}].capacity: an internal capacity is shared fairly; add 'sharing: "
+            "fair' to the machine",
+            who, l));
+    }
+    try {
+        // A default-constructed table has no rows; re-validating the rows catches both that
+        // and hand-built tables.
+        LogGPTable check(
+            std::vector<LogGPRow>(level.loggp.rows().begin(), level.loggp.rows().end()));
+    } catch (const InputError& error) {
+        throw InputError(fmt::format("{}: levels[{}].loggp: {}", who, l, error.what()));
+    }
+}
+
+}  // namespace
+
 void validate_machine(const Machine& machine) {
     const std::string who = fmt::format("machine '{}'", machine.name);
     if (machine.levels.empty()) {
@@ -134,47 +181,7 @@ void validate_machine(const Machine& machine) {
         throw InputError(fmt::format("{}: device_radix: must be 1..{} or unset (got {})", who,
                                      kMaxRadix, *machine.device_radix));
     }
-    for (std::size_t l = 0; l < machine.levels.size(); ++l) {
-        const Level& level = machine.levels[l];
-        const bool last = l + 1 == machine.levels.size();
-        if (level.name.empty()) {
-            throw InputError(fmt::format("{}: levels[{}].name: must not be empty", who, l));
-        }
-        // levels[0] holds the devices, even when it is also the last level (a machine of one
-        // level: one node whose table prices every message).
-        const bool any_size = last && l > 0;
-        if (any_size ? level.fanout < 0 : level.fanout < 1) {
-            throw InputError(fmt::format("{}: levels[{}].fanout: must be {} (got {})", who, l,
-                                         any_size ? ">= 0 (0 = any)" : ">= 1", level.fanout));
-        }
-        if (level.radix && (*level.radix < 1 || *level.radix > kMaxRadix)) {
-            throw InputError(fmt::format("{}: levels[{}].radix: must be 1..{} or unset (got {})",
-                                         who, l, kMaxRadix, *level.radix));
-        }
-        if (level.rendezvous && *level.rendezvous < 1) {
-            throw InputError(
-                fmt::format("{}: levels[{}].rendezvous: must be >= 1 byte or unset", who, l));
-        }
-        if (level.capacity && !(std::isfinite(*level.capacity) && *level.capacity > 0)) {
-            throw InputError(fmt::format(
-                "{}: levels[{}].capacity: must be finite and > 0 bytes per second (got {})", who, l,
-                detail::format_number(*level.capacity)));
-        }
-        if (level.capacity && machine.sharing != Sharing::fair) {
-            throw InputError(fmt::format(
-                "{}: levels[{}].capacity: an internal capacity is shared fairly; add 'sharing: "
-                "fair' to the machine",
-                who, l));
-        }
-        try {
-            // A default-constructed table has no rows; re-validating the rows catches both that
-            // and hand-built tables.
-            LogGPTable check(
-                std::vector<LogGPRow>(level.loggp.rows().begin(), level.loggp.rows().end()));
-        } catch (const InputError& error) {
-            throw InputError(fmt::format("{}: levels[{}].loggp: {}", who, l, error.what()));
-        }
-    }
+    for (std::size_t l = 0; l < machine.levels.size(); ++l) validate_level(machine, l, who);
     const std::pair<const char*, double> costs[] = {
         {"reduce_per_byte", machine.compute.reduce_per_byte},
         {"permute_latency", machine.compute.permute_latency},
