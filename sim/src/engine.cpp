@@ -1,8 +1,9 @@
 // The event loop and the life of a transfer (sim/README.md states the contract and works tiny
 // cases by hand). A transfer of m bytes priced at level l (L, o_s, o_r, g, and W = (m-1)G):
-//   READY     its dependencies are done. It asks its device for a send slot (offload overheads)
-//             or its rank for the processor (cpu overheads): the send starts at ts, o_s runs.
-//   INJECT    ts + o_s. cpu: the rank's send port (injections spaced by g). Then the network:
+//   READY     its dependencies are done. It asks its device for a send slot (offload overheads),
+//             or its rank's send port (the gap) and then the processor (cpu overheads, LogP's
+//             rule: o_s starts when the gap allows): the send starts at ts, o_s runs.
+//   INJECT    ts + o_s. Then the network:
 //             FIFO egress lanes of the units it leaves (network.hpp); under fair sharing the
 //             transfer runs as a flow (FLOW_DATA: its last byte has left; FLOW_END: its share
 //             frees). With no limit on its way the window [ts + o_s, ts + o_s + W] is known at ts
@@ -152,7 +153,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         else if constexpr (P == processors)
             processor_granted(owner, t, start, since, slot);
         else if constexpr (P == send_ports)
-            enter_network(t, start, &slot);
+            port_granted(t, start, slot);
         else
             start_reception(t, start, since, slot);
     }
@@ -182,8 +183,9 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             record_.trace(t).task = t;
             record_.trace(t).ready = to_seconds(now);
         }
-        const bool cpu = on_cpu(price(t));
-        if (cpu) return request<processors>(s_.src[t], t, now);
+        // cpu (LogP): the send waits for the gap first; its o_s starts when the gap allows and
+        // the processor is free.
+        if (on_cpu(price(t))) return request<send_ports>(s_.src[t], t, now);
         request<send_slots>(s_.src[t], t, now);
     }
 
@@ -215,17 +217,18 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         }
     }
 
-    void inject(TaskId t, SimTime now) {
-        if (on_cpu(price(t))) return request<send_ports>(s_.src[t], t, now);
-        enter_network(t, now, nullptr);
+    // cpu: the gap allows the send at `start`; the port is held until the injection's end is
+    // known, and o_s waits for the processor.
+    void port_granted(TaskId t, SimTime start, SlotRef port) {
+        port.hold_until_known();
+        request<processors>(s_.src[t], t, start);
     }
 
-    // The injection may start at `now`. `port`: the cpu send port just taken (else the send slot
-    // or port is released once the injection end is known).
-    void enter_network(TaskId t, SimTime now, SlotRef* port) {
+    // The injection may start at `now` (o_s is over); the send slot or port is released once the
+    // injection's end is known.
+    void inject(TaskId t, SimTime now) {
         const Price& x = price(t);
         const std::size_t level = level_of(t);
-        if (port) port->hold_until_known();
         if (!network_.constrained(level)) return injection_window(t, x, now, now + x.wire, now);
         if (fair()) return start_flow(t, x, level, now);
         LaneWait wait;
@@ -238,7 +241,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     // The injection runs from `start` to `end`: the sender's slot or port frees after it.
     void injection_window(TaskId t, const Price& x, SimTime start, SimTime end, SimTime now) {
         if (on_cpu(x))
-            release(send_ports, s_.src[t], end + x.g, end, now);
+            release(send_ports, s_.src[t], port_free(x, end, now), end, now);
         else
             release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, now);
         injected(t, x, start, end);
@@ -255,6 +258,13 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             events_.push({start + x.L, EventKind::arrive, t});
         else
             finish_reception(t, x, start + x.L, end);
+    }
+
+    // LogP's gap: the next send's o_s may start g + W after this one's o_s started (had the
+    // injection left when o_s ended), i.e. g - o_s after the injection's end; not before `now`,
+    // when that end became known.
+    [[nodiscard]] static SimTime port_free(const Price& x, SimTime end, SimTime now) {
+        return std::max(end + x.g - x.o_s, now);
     }
 
     [[nodiscard]] bool receive_queues(const Price& x) const {
@@ -366,7 +376,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             record_.trace(t).inject_end = to_seconds(end);
         }
         if (on_cpu(x))
-            release(send_ports, s_.src[t], end + x.g, end, end);
+            release(send_ports, s_.src[t], port_free(x, end, end), end, end);
         else
             release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, end);
         if (!x.rendezvous) sent(t, end);

@@ -1,9 +1,12 @@
 // The cpu overhead model and the rendezvous rule on cases computed by hand (arithmetic in the
 // comments). Units: L = o_s = o_r = 1, G = 1 s/B, so a message of m bytes has (m-1)G = m - 1.
 //
-// cpu (classic LogGP): one processor per rank carries every o_s and o_r in turn, first come
-// first served; a rank's injections, and its receptions, are each spaced by g (the port frees g
-// after the last byte). Rendezvous: the send completes only when the receiver has taken the
+// cpu (classic LogGP, LogP's send rule): one processor per rank carries every o_s and o_r in
+// turn, first come first served. A send first waits for the rank's send port (the gap): its o_s
+// may start g + W after the previous send's o_s started, i.e. the port frees g - o_s after the
+// previous injection's last byte; then o_s waits for the processor, and the first byte leaves
+// when o_s ends. Receptions are spaced by g (the receive port frees g after the last byte).
+// Rendezvous: the send completes only when the receiver has taken the
 // data (the reception's end), where an eager send completes when its last byte has left.
 #include <doctest/doctest.h>
 
@@ -24,26 +27,26 @@ Machine cpu_machine(double g) {
 
 }  // namespace
 
-TEST_CASE("cpu: three sends in flight share the processor and are spaced by g") {
-    // Rank 0 sends 3 bytes (W = 2) to ranks 1, 2, 3 at once, g = 2.
-    // Processor: o_s of 0 at 0..1, of 1 at 1..2, of 2 at 2..3.
-    // Send port: 0 injects 1..3 (port free at 3 + g = 5); 1 asks at 2, injects 5..7 (free 9);
-    // 2 asks at 3, injects 9..11.
+TEST_CASE("cpu: three sends in flight are spaced by the gap, o_s when the gap allows") {
+    // Rank 0 sends 3 bytes (W = 2) to ranks 1, 2, 3 at once, g = 2. All three ask for the send
+    // port at 0. 0 takes it at 0: o_s 0..1, injects 1..3, the port frees at 3 + g - o_s = 4
+    // (g + W after its o_s started); 1 takes it at 4: o_s 4..5, injects 5..7 (free at 8); 2
+    // takes it at 8: o_s 8..9, injects 9..11. The processor never waits.
     // Each receiver: first byte at inject start + L, reception W, done at max(r + W, end + L),
     // then o_r on its own processor: 0 done at 4, delivered 5; 1: 8, 9; 2: 12, 13.
     const SimResult r = run(concurrent(4, {{0, 1}, {0, 2}, {0, 3}}, 3), cpu_machine(2), 1, 4);
     CHECK(r.transfer_trace[0].send_start == 0);
-    CHECK(r.transfer_trace[1].send_start == 1);
-    CHECK(r.transfer_trace[2].send_start == 2);
+    CHECK(r.transfer_trace[1].send_start == 4);
+    CHECK(r.transfer_trace[2].send_start == 8);
     CHECK(r.transfer_trace[1].inject_start == 5);
     CHECK(r.transfer_trace[2].inject_start == 9);
     CHECK(r.rank_finish == std::vector<double>{0, 5, 9, 13});
     CHECK(r.makespan == 13);
     CHECK(r.queueing[4].point == "processor");
-    CHECK(r.queueing[4].delayed == 2);
-    CHECK(r.queueing[4].total_delay == 1 + 2);
+    CHECK(r.queueing[4].delayed == 0);
     CHECK(r.queueing[5].point == "send port");
-    CHECK(r.queueing[5].total_delay == (5 - 2) + (9 - 3));
+    CHECK(r.queueing[5].delayed == 2);
+    CHECK(r.queueing[5].total_delay == 4 + 8);
     // Offloaded onto one send slot with the same g, o_s no longer overlaps the previous
     // injection, but the slot is held o_s + W + max(0, g - o_s) = 4 per send, as the port spaces
     // injections W + g = 4 apart: sends start at 0, 4, 8 and end at 5, 9, 13 just the same.
@@ -72,12 +75,12 @@ TEST_CASE("cpu: an incast of three is received one after another, spaced by g") 
 
 TEST_CASE("cpu: a receive's o_r waits while the rank's processor sends") {
     // 1-byte messages (W = 0), g = 2. Task 0: rank 1 -> rank 0; tasks 1, 2, 3: rank 0 -> 1, 2, 3.
-    // Rank 0's processor: o_s of 1, 2, 3 at 0..1, 1..2, 2..3 (all asked at 0).
+    // Rank 0's send port: 1 at 0 (o_s 0..1, injects at 1, frees at 0 + g = 2), 2 at 2, 3 at 4.
     // Task 0: o_s 0..1 on rank 1, injects at 1, first byte at 2, received at
-    // max(2 + 0, 1 + 1) = 2; its o_r asks rank 0's processor at 2, gets it at 3: delivered 4.
-    // Rank 0's send port: 1 injects at 1 (free 3), 2 at 3 (free 5), 3 at 5: delivered at
-    // 1 + L + o_r = 3, 3 + 2 = 5, 5 + 2 = 7. Rank 1's processor: o_s of 0 at 0..1, o_r of 1 at
-    // 2..3.
+    // max(2 + 0, 1 + 1) = 2. At 2 the port's release (a release goes first) gives 2 rank 0's
+    // processor: o_s 2..3, injects at 3; task 0's o_r asks at 2, gets it at 3: delivered 4.
+    // 3: port at 4, processor free at 4, o_s 4..5, injects at 5. Delivered at 1 + L + o_r = 3,
+    // 3 + 2 = 5, 5 + 2 = 7. Rank 1's processor: o_s of 0 at 0..1, o_r of 1 at 2..3.
     const Schedule s = concurrent(4, {{1, 0}, {0, 1}, {0, 2}, {0, 3}}, 1);
     const SimResult r = run(s, cpu_machine(2), 1, 4);
     CHECK(r.transfer_trace[0].complete == 4);
@@ -89,6 +92,29 @@ TEST_CASE("cpu: a receive's o_r waits while the rank's processor sends") {
     Machine offload = cpu_machine(2);
     for (Level& level : offload.levels) level.overhead = OverheadModel::offload;
     CHECK(run(s, offload, 1, 4).transfer_trace[0].complete == 3);
+}
+
+TEST_CASE("cpu: LogP's send rule, 3 ranks, g > o: o_s runs when the gap allows") {
+    // g = 3. Task 0: rank 0 -> 1, 1 byte; task 1: rank 0 -> 2, 1 byte; task 2: rank 1 -> 0,
+    // 2 bytes (W = 1); all ready at 0.
+    // Rank 0: 0 takes the send port at 0, o_s 0..1, injects at 1 (port free at 0 + g = 3);
+    // delivered at rank 1 at 1 + L + o_r = 3 (rank 1's processor: o_s of 2 at 0..1, o_r 2..3).
+    // Task 2: o_s 0..1 on rank 1, injects 1..2, first byte at rank 0 at 2, received at
+    // max(2 + W, 2 + L) = 3. At 3 rank 0's send port frees (a release goes first) and 1 takes
+    // rank 0's processor: o_s 3..4, injects at 4, delivered at 4 + L + o_r = 6. Task 2's o_r,
+    // asked at 3, runs 4..5: delivered 5.
+    // Had o_s run as soon as the processor was free (0..1 then 1..2, the message held for the
+    // gap until 1 + g = 4), the processor would have been free at 3: task 2 delivered at 4.
+    Machine m = cpu_machine(3);
+    const SimResult r = run(schedule(3, {{0, 1, 1}, {0, 2, 1}, {1, 0, 2}}), m, 1, 3);
+    CHECK(r.transfer_trace[0].complete == 3);
+    CHECK(r.transfer_trace[1].send_start == 3);
+    CHECK(r.transfer_trace[1].inject_start == 4);
+    CHECK(r.transfer_trace[1].complete == 6);
+    CHECK(r.transfer_trace[2].receive_start == 2);
+    CHECK(r.transfer_trace[2].complete == 5);
+    CHECK(r.rank_finish == std::vector<double>{5, 3, 6});
+    CHECK(r.makespan == 6);
 }
 
 TEST_CASE("rendezvous: the next send waits until the receiver has taken the data") {
