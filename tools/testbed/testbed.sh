@@ -84,16 +84,13 @@ done
 
 # tbf needs a bucket of at least one packet as the kernel hands it over: veths pass segments of
 # up to 64 KiB (GSO), which a smaller bucket never admits whole, and the link then runs far below
-# its rate. Segments are capped at 16 KiB and the bucket holds 4 ms of the rate, at least 64 KiB.
+# its rate. Segments are capped at 16 KiB; the bucket holds 32 KiB (TESTBED_BURST bytes), no
+# more: what it saves while the link is idle, the next message crosses at memory speed, and an
+# isolated message would then cross faster than a train (docs/accuracy.md, "The shaper").
 shape() {  # shape NAMESPACE DEVICE
-    local bytes_per_s burst
     ip -n "$1" link set dev "$2" gso_max_size 16384
-    tc -n "$1" qdisc add dev "$2" root tbf rate "$rate" burst 65536 latency 100ms 2> "$work/err" ||
-        refuse "--rate '$rate': tc refuses it: $(head -n 1 "$work/err")"
-    bytes_per_s=$(tc -n "$1" -j qdisc show dev "$2" | python3 -c \
-        'import json,sys; print(json.load(sys.stdin)[0]["options"]["rate"])')
-    burst=$((bytes_per_s / 250 > 65536 ? bytes_per_s / 250 : 65536))
-    tc -n "$1" qdisc change dev "$2" root tbf rate "$rate" burst "$burst" latency 100ms
+    tc -n "$1" qdisc add dev "$2" root tbf rate "$rate" burst "${TESTBED_BURST:-32768}" \
+        latency 100ms 2> "$work/err" || refuse "--rate '$rate': tc refuses it: $(head -n 1 "$work/err")"
 }
 
 ip -n "$switch" link add "$bridge" type bridge
