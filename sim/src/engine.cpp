@@ -240,11 +240,18 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
 
     // The injection runs from `start` to `end`: the sender's slot or port frees after it.
     void injection_window(TaskId t, const Price& x, SimTime start, SimTime end, SimTime now) {
+        release_sender(t, x, end, now);
+        injected(t, x, start, end);
+    }
+
+    // The send slot (offload: max(0, g - o_s) after the injection's end) or the send port (cpu:
+    // LogP's gap, g + W after o_s started, i.e. g - o_s after the end) frees; never before `now`,
+    // when that end became known.
+    void release_sender(TaskId t, const Price& x, SimTime end, SimTime now) {
         if (on_cpu(x))
-            release(send_ports, s_.src[t], port_free(x, end, now), end, now);
+            release(send_ports, s_.src[t], std::max(end + x.g - x.o_s, now), end, now);
         else
             release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, now);
-        injected(t, x, start, end);
     }
 
     // The injection window is known: the first byte arrives L after its start.
@@ -258,13 +265,6 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             events_.push({start + x.L, EventKind::arrive, t});
         else
             finish_reception(t, x, start + x.L, end);
-    }
-
-    // LogP's gap: the next send's o_s may start g + W after this one's o_s started (had the
-    // injection left when o_s ended), i.e. g - o_s after the injection's end; not before `now`,
-    // when that end became known.
-    [[nodiscard]] static SimTime port_free(const Price& x, SimTime end, SimTime now) {
-        return std::max(end + x.g - x.o_s, now);
     }
 
     [[nodiscard]] bool receive_queues(const Price& x) const {
@@ -375,10 +375,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             record_.trace(t).inject_start = to_seconds(inject_start_[t]);
             record_.trace(t).inject_end = to_seconds(end);
         }
-        if (on_cpu(x))
-            release(send_ports, s_.src[t], port_free(x, end, end), end, end);
-        else
-            release(send_slots, s_.src[t], end + std::max<SimTime>(0, x.g - x.o_s), end, end);
+        release_sender(t, x, end, end);
         if (!x.rendezvous) sent(t, end);
         if (reception_start_[t] != never) finish_reception(t, x, reception_start_[t], end);
     }
