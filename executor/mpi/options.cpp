@@ -53,8 +53,15 @@ void finish(const RawOptions& raw, RunOptions& o) {
             throw InputError(fmt::format("--algorithm: {}", e.what()));
         }
     }
-    if (o.algorithms.empty())
+    if (o.library_only) {
+        if (!o.reference)
+            throw InputError("--library-only times the library's collectives: drop --no-reference");
+        if (!o.schedule_file.empty() || !raw.algorithms.empty() || !raw.radices.empty())
+            throw InputError("--library-only runs no schedule: drop --schedule, -a and -k");
+        o.algorithms.clear();
+    } else if (o.algorithms.empty()) {
         for (const AlgorithmInfo& info : algorithms()) o.algorithms.emplace_back(info.name);
+    }
     for (int k : raw.radices)
         if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
     o.radices = raw.radices;
@@ -101,6 +108,8 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
     app.add_option("--budget", o.timing.budget_s, "seconds per case after --min-runs");
     app.add_flag("--check-only", o.check_only, "one checked run per case, no timing");
     app.add_flag("!--no-reference", o.reference, "do not time MPI_Allgather / MPI_Allreduce");
+    app.add_flag("--library-only", o.library_only,
+                 "time only MPI_Allgather / MPI_Allreduce (checked), e.g. under a tuning file");
     app.add_flag("--allow-race", o.allow_race,
                  "run a schedule the verifier finds a race in (to watch it go wrong)");
     app.add_option("--node-size", o.node_size,

@@ -24,6 +24,7 @@ struct RunOptions {
     TimingSettings timing;
     bool check_only = false;
     bool reference = true;
+    bool library_only = false;  // time only the library's own collectives
     bool allow_race = false;
     int node_size = 0;
     std::string csv_file, json_file;

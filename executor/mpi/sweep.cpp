@@ -138,7 +138,8 @@ int run(const Context& c, const RunOptions& o, const RunHeader& identity,
         run_generated(c, o, backend, sweep);
     else
         run_file(c, o, header, backend, sweep);
-    if (sweep.rows.empty() || (sweep.rows.size() == 1 && o.reference && o.schedule_file.empty()))
+    if (sweep.rows.empty() ||
+        (sweep.rows.size() == 1 && o.reference && o.schedule_file.empty() && !o.library_only))
         throw InputError(fmt::format("nothing to run at {} ranks{}", c.size,
                                      sweep.skipped ? ": " + sweep.first_skip : std::string()));
     if (c.rank == 0) write_outputs(header, o, sweep);

@@ -36,6 +36,7 @@
 #include <map>
 #include <optional>
 
+#include "openmpi_defaults.hpp"
 #include "piccolo/select_emit.hpp"
 #include "select_text.hpp"
 
@@ -60,8 +61,25 @@ std::optional<OmpiChoice> ompi_equivalent(Collective c, std::string_view algorit
 struct Losses {
     std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
     int points = 0;
+    int kept_modelled = 0;  // left to Open MPI: piccolo predicts no gain over its choice
+    std::map<std::string, int> kept_unmodelled;  // left to Open MPI: what it runs -> points
 };
 
+// A gain smaller than this over what Open MPI runs anyway is within the error of measured
+// profiles (docs/accuracy.md): no reason to override the library.
+constexpr double keep_margin = 0.05;
+
+// The time piccolo simulated for `algorithm` at this point, or a lower bound of it: ring and rd
+// are both simulated, and the baseline is the faster of the two.
+std::optional<double> simulated_time(const PointSelection& p, std::string_view algorithm) {
+    for (const AlgorithmOutcome& o : p.algorithms)
+        if (o.available && o.algorithm == algorithm) return o.time;
+    if (!p.baseline.empty()) return p.baseline_time;
+    return std::nullopt;
+}
+
+// The fastest algorithm Open MPI runs where piccolo predicts it keep_margin faster than what Open
+// MPI would run by itself; elsewhere 0, Open MPI's own decision.
 OmpiChoice choose(const PointSelection& p, Losses& losses) {
     const int ranks = p.scale.ranks();
     std::optional<OmpiChoice> best;
@@ -79,6 +97,17 @@ OmpiChoice choose(const PointSelection& p, Losses& losses) {
         auto& [count, worst] = losses.replaced[top->algorithm];
         ++count;
         worst = std::max(worst, best->time / top->time - 1);
+    }
+    const ompi::Decision own = ompi::fixed_decision(p.collective, ranks, p.bytes);
+    const OmpiChoice kept{0, "Open MPI's own decision", 0};
+    if (!own.piccolo) {
+        ++losses.kept_unmodelled[std::string(own.name)];
+        return kept;
+    }
+    const std::optional<double> theirs = simulated_time(p, *own.piccolo);
+    if (!theirs || best->time * (1 + keep_margin) >= *theirs) {
+        ++losses.kept_modelled;
+        return kept;
     }
     return *best;
 }
@@ -152,6 +181,25 @@ std::string collective_rules(const SelectResult& result, std::size_t c, Losses& 
     return out;
 }
 
+void remark_kept(Collective collective, const Losses& losses, std::vector<std::string>& remarks) {
+    int unmodelled = 0;
+    std::string names;
+    for (const auto& [name, count] : losses.kept_unmodelled) {
+        unmodelled += count;
+        names += fmt::format("{}{} {}", names.empty() ? "" : ", ", name, count);
+    }
+    if (losses.kept_modelled + unmodelled == 0) return;
+    std::string why = fmt::format(
+        "at {} piccolo predicts no gain of {:.0f}% over the algorithm Open MPI runs there",
+        losses.kept_modelled, 100 * keep_margin);
+    if (unmodelled > 0)
+        why += fmt::format("; at {} Open MPI runs an algorithm piccolo does not model ({})",
+                           unmodelled, names);
+    remarks.push_back(fmt::format(
+        "openmpi-rules: {} leaves {} of {} points to Open MPI's own decision (algorithm 0): {}",
+        to_string(collective), losses.kept_modelled + unmodelled, losses.points, why));
+}
+
 }  // namespace
 
 Emitted emit_openmpi_rules(const SelectResult& result) {
@@ -160,11 +208,12 @@ Emitted emit_openmpi_rules(const SelectResult& result) {
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {
         Losses losses;
         body += collective_rules(result, c, losses, out.remarks);
+        remark_kept(result.collectives[c], losses, out.remarks);
         for (const auto& [algorithm, loss] : losses.replaced)
             out.remarks.push_back(fmt::format(
                 "openmpi-rules: Open MPI cannot run {} where it was the best {} ({} of {} "
-                "points); there the file names the fastest algorithm Open MPI runs (at most "
-                "{:.1f}% slower in simulation)",
+                "points); the fastest algorithm Open MPI runs is at most {:.1f}% slower there "
+                "in simulation",
                 algorithm, to_string(result.collectives[c]), loss.first, losses.points,
                 100 * loss.second));
     }

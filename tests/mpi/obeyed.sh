@@ -58,7 +58,8 @@ else
 fi
 ompi_name() {  # coll_tuned_allgather_decision.c / coll_tuned_allreduce_decision.c, v4.1.4
     case $1:$2 in
-        *:3) echo "3 (recursive_doubling)" ;; *:4) echo "4 (ring)" ;; *) echo "$2" ;;
+        *:0) echo "0 (Open MPI's own decision)" ;; *:3) echo "3 (recursive_doubling)" ;; *:4) echo "4 (ring)" ;;
+        *) echo "$2" ;;
     esac
 }
 for c in "${cases[@]}"; do

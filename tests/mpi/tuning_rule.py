@@ -98,12 +98,11 @@ def openmpi(args):
     ranks, size_bytes = int(ranks), int(size_bytes)
     with open(file, encoding="utf-8") as f:
         text = f.read()
-    tokens, i = openmpi_tokens(text), 0
+    tokens, i = openmpi_tokens(text), 1
     wanted = {"allgather": 0, "allreduce": 2}[collective]
     msg = size_bytes * ranks if collective == "allgather" else size_bytes
     found, algorithm_tokens = None, []
     for _ in range(tokens[0][0]):
-        i += 1
         coll_id, n_comm = tokens[i][0], tokens[i + 1][0]
         i += 2
         comm_rules = []
@@ -111,7 +110,7 @@ def openmpi(args):
             comm_size, n_msg = tokens[i][0], tokens[i + 1][0]
             i += 2
             rules = [tokens[i + 4 * r:i + 4 * r + 4] for r in range(n_msg)]
-            i += 4 * n_msg - 1
+            i += 4 * n_msg
             comm_rules.append((comm_size, rules))
         if coll_id != wanted:
             continue

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "openmpi_defaults.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
 #include "piccolo/select.hpp"
@@ -362,12 +363,24 @@ TEST_CASE("openmpi-rules matches the expected file") {
     CHECK(e.remarks.back() ==
           "openmpi-rules: use it with --mca coll_tuned_use_dynamic_rules 1 --mca "
           "coll_tuned_dynamic_rules_filename FILE (Open MPI 4.1 and 5.0)");
-    REQUIRE(e.remarks.size() == 7);
+    REQUIRE(e.remarks.size() == 9);
+    // Open MPI 4.1 runs recursive doubling for Allgather below 32 ranks; piccolo's ring beats it
+    // by 5 % or more only at p = 16, 1 KiB (11 us vs 12) and 512 MiB (5 us vs 6).
+    CHECK(e.remarks[0] ==
+          "openmpi-rules: allgather leaves 10 of 12 points to Open MPI's own decision "
+          "(algorithm 0): at 10 piccolo predicts no gain of 5% over the algorithm Open MPI runs "
+          "there");
     // Open MPI has ring and recursive doubling only: rm k=16 (2 us) against rd (8 us) at p = 16.
-    CHECK(e.remarks[2] ==
+    CHECK(e.remarks[3] ==
           "openmpi-rules: Open MPI cannot run rm where it was the best allgather (1 of 12 points); "
-          "there the file names the fastest algorithm Open MPI runs (at most 300.0% slower in "
-          "simulation)");
+          "the fastest algorithm Open MPI runs is at most 300.0% slower there in simulation");
+    // Allreduce: Rabenseifner from 256 MiB at every p, segmented ring for 8 B at p = 16
+    // (coll_tuned_decision_fixed.c); elsewhere Open MPI's own choice is piccolo's fastest.
+    CHECK(e.remarks[4] ==
+          "openmpi-rules: allreduce leaves 12 of 12 points to Open MPI's own decision "
+          "(algorithm 0): at 5 piccolo predicts no gain of 5% over the algorithm Open MPI runs "
+          "there; at 7 Open MPI runs an algorithm piccolo does not model (rabenseifner 6, "
+          "segmented_ring 1)");
 }
 
 TEST_CASE("piccl-env: PICCL's variables for one scale and size") {
@@ -458,4 +471,36 @@ TEST_CASE("emit kinds by name") {
                          "unknown output kind 'xml' (known: table, csv, json, yaml, mpich-json, "
                          "openmpi-rules, piccl-env)",
                          InputError);
+}
+
+// Open MPI's fixed decision, read off open-mpi/ompi v4.1.4 coll_tuned_decision_fixed.c by hand:
+// one case per branch kind, and the edges of a bracket (a communicator size or a size at a
+// threshold takes the next branch: the source compares with <).
+TEST_CASE("openmpi-rules: Open MPI 4.1's own choice, and what piccolo models of it") {
+    using ompi::fixed_decision;
+    const Collective ag = Collective::allgather, ar = Collective::allreduce;
+    auto is = [](const ompi::Decision& d, int algorithm, std::string_view name,
+                 std::optional<std::string_view> piccolo) {
+        CHECK(d.algorithm == algorithm);
+        CHECK(d.name == name);
+        CHECK(d.piccolo == piccolo);
+    };
+    is(fixed_decision(ag, 2, 64 * MiB), 6, "two_proc", "rd");  // p = 2: one exchange
+    is(fixed_decision(ag, 16, 8), 3, "recursive_doubling", "rd");
+    is(fixed_decision(ag, 24, 8), 3, "recursive_doubling", std::nullopt);  // Bruck at 24 ranks
+    is(fixed_decision(ag, 32, 1023), 3, "recursive_doubling", "rd");
+    is(fixed_decision(ag, 32, 1024), 5, "neighbor", std::nullopt);
+    is(fixed_decision(ag, 63, 65536), 4, "ring", "ring");
+    is(fixed_decision(ag, 300, 100), 2, "bruck", std::nullopt);
+    is(fixed_decision(ag, 5000, 1), 3, "recursive_doubling", std::nullopt);
+    is(fixed_decision(ag, 5000, 4096), 5, "neighbor", std::nullopt);
+    is(fixed_decision(ar, 2, 8), 3, "recursive_doubling", "rd");
+    is(fixed_decision(ar, 3, 4096), 4, "ring", "ring");
+    is(fixed_decision(ar, 2, 64 * KiB), 5, "segmented_ring", std::nullopt);
+    is(fixed_decision(ar, 2, 256 * KiB), 6, "rabenseifner", std::nullopt);
+    is(fixed_decision(ar, 4, 15), 4, "ring", "ring");
+    is(fixed_decision(ar, 200, 100), 2, "nonoverlapping", std::nullopt);
+    is(fixed_decision(ar, 3000, 3000), 5, "segmented_ring", std::nullopt);
+    is(fixed_decision(ar, 4096, 20000), 3, "recursive_doubling", "rd");
+    is(fixed_decision(ar, 4096, 32768), 6, "rabenseifner", std::nullopt);
 }

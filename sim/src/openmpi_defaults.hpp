@@ -1,0 +1,27 @@
+#pragma once
+// Open MPI's own choice of algorithm for Allgather and Allreduce when no rules file names one:
+// the fixed decision of coll_tuned (openmpi_defaults.cpp says where it comes from). The rules
+// file keeps that choice wherever piccolo cannot show a better one.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "piccolo/generate.hpp"
+
+namespace piccolo::ompi {
+
+struct Decision {
+    int algorithm = 0;      // coll_tuned's algorithm number
+    std::string_view name;  // coll_tuned's name for it
+    // piccolo's algorithm that runs the same schedule at this p ("ring" or "rd"), or nullopt
+    // where piccolo does not model what Open MPI runs (Bruck, neighbor exchange, segmented ring,
+    // Rabenseifner, ...).
+    std::optional<std::string_view> piccolo;
+};
+
+// Open MPI 4.1's choice for `ranks` ranks and `bytes` (Allgather: the per-rank contribution;
+// Allreduce: the vector, with a commutative operation such as MPI_SUM).
+Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes);
+
+}  // namespace piccolo::ompi
