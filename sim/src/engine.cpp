@@ -18,7 +18,8 @@
 // The send is sent (its buffer reusable) when its last byte has left (eager), or when the
 // receiver has taken the data (rendezvous, at or above the level's threshold). Compute tasks run
 // on their rank's processor. Every wait is first come first served; equal times are ordered by
-// (event kind, task id): releases before requests, and never by file order or slot numbering.
+// (event kind, task id), in sim/README.md's order: releases before requests, READY last (a limit
+// that never binds changes nothing), never by file order or slot numbering.
 #include "piccolo/engine.hpp"
 
 #include <fmt/format.h>

@@ -30,10 +30,13 @@ enum class EventKind : std::uint8_t {
     wake_last = wake + 7,
     // From here on, a step of a task not yet complete: the engine's give-up rule relies on it.
     received,  // cpu overhead model: the last byte is in, o_r waits for the processor
-    ready,     // every dependency of a task is done
     inject,    // o_s is over: the first byte may leave
     arrive,    // the first byte reaches the destination's units (ingress lanes)
     land,      // the first byte may enter the destination device (receive slot or port)
+    // Last: the steps above are skipped where nothing limits them, their outcome computed when
+    // it becomes known; served before READY, they decide a window (and free a send slot), send
+    // or deliver at their own time just as early, so a limit that never binds changes nothing.
+    ready,  // every dependency of a task is done
 };
 
 struct Event {

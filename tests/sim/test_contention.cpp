@@ -99,3 +99,24 @@ TEST_CASE("FIFO by ready time, ties by task id, at a send slot") {
     CHECK(r.transfer_trace[2].send_start == 3);
     CHECK(r.transfer_trace[3].send_start == 6);
 }
+
+TEST_CASE("(e) elastic send slots: a node radix that never binds changes no finish") {
+    // No device_radix: a send opens a new slot whenever the rank's slots hold data not yet
+    // gone, and reuses a slot whose data is gone only after its gap. o_s = 0, g = 2, 1 B
+    // (W = 0): rank 0 sends to ranks 1, 2, 3 at 0, one device per node. Send 0's data is gone
+    // at 0, the instant it starts: send 1 takes its slot after the gap, at 2 (delivered at
+    // 2 + L + o_r = 4). Send 2 finds that slot holding send 1's data (gone at 2, not yet) and
+    // opens a new one at 0. Delivered at 2, 4, 2. A node radix of 4 must not change this: the
+    // injection decides its window (at 0, the lane is free) before the next send is served.
+    LogGP params = unit;
+    params.o_s = 0;
+    params.g = 2;
+    const Schedule s = concurrent(4, {{0, 1}, {0, 2}, {0, 3}}, 1);
+    for (const std::optional<int> node_radix : {std::optional<int>{}, std::optional<int>{4}}) {
+        INFO("node radix " << node_radix.value_or(0));
+        const SimResult r = run(s, machine(1, std::nullopt, node_radix, params), 4, 1);
+        CHECK(r.transfer_trace[1].send_start == 2);
+        CHECK(r.transfer_trace[2].send_start == 0);
+        CHECK(r.rank_finish == std::vector<double>{0, 2, 4, 2});
+    }
+}

@@ -41,7 +41,7 @@ std::vector<Plain> drain(const std::vector<Event>& first, SimTime echo_at = -1,
         const Event e = queue.pop();
         out.push_back(plain(e));
         if (e.time == echo_at && e.id() < echo_offset) {
-            const Event echo(e.time, EventKind::inject, e.id() + echo_offset);
+            const Event echo(e.time, EventKind::ready, e.id() + echo_offset);
             queue.push(echo);
             if (pushed) pushed->push_back(plain(echo));
         }
@@ -61,7 +61,7 @@ std::vector<Event> runs_at(SimTime at, std::uint32_t runs, std::uint32_t per_run
     std::vector<Event> events;
     for (std::uint32_t r = 0; r < runs; ++r)
         for (std::uint32_t i = 0; i < per_run; ++i)
-            events.emplace_back(at, EventKind::ready, i * runs + r);
+            events.emplace_back(at, EventKind::inject, i * runs + r);
     return events;
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("event queue: events pushed at the time being served are merged into i
     std::vector<Plain> pushed;
     const std::vector<Plain> out = drain(events, 500, 3000, &pushed);
     std::vector<Plain> all = sorted(events);
-    // Echoes of ids 0..2999 have kind inject (after ready): served after every ready event of
+    // Echoes of ids 0..2999 have kind ready (after inject): served after every inject event of
     // time 500, in id order.
     all.insert(all.end(), pushed.begin(), pushed.end());
     std::sort(all.begin(), all.end());

@@ -13,30 +13,13 @@
 #include "piccolo/generate.hpp"
 #include "piccolo/machine_io.hpp"
 #include "piccolo/schedule_xml.hpp"
+#include "random_cases.hpp"
 
 using namespace piccolo;
 
 namespace {
 
-// Every time parameter times `factor`: LogGP's seconds and seconds per byte, compute costs;
-// capacities (bytes per second) divided by it.
-Machine scaled(Machine m, double factor) {
-    for (Level& level : m.levels) {
-        std::vector<LogGPRow> rows(level.loggp.rows().begin(), level.loggp.rows().end());
-        for (LogGPRow& row : rows)
-            for (double* p :
-                 {&row.params.L, &row.params.o_s, &row.params.o_r, &row.params.g, &row.params.G})
-                *p *= factor;
-        level.loggp = LogGPTable(rows);
-        if (level.capacity) *level.capacity /= factor;
-    }
-    ComputeCosts& c = m.compute;
-    for (double* p :
-         {&c.reduce_per_byte, &c.permute_latency, &c.permute_per_byte, &c.copy_per_byte})
-        *p *= factor;
-    validate_machine(m);
-    return m;
-}
+using random_case::scaled;
 
 struct Worst {
     double error = 0;
