@@ -16,5 +16,6 @@ void add_select_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_fit_command(CLI::App& app);
 void add_accuracy_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
 
 }  // namespace piccolo::cli

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
           piccolo::cli::add_algorithms_command, piccolo::cli::add_machines_command,
           piccolo::cli::add_sim_command, piccolo::cli::add_select_command,
           piccolo::cli::add_compare_command, piccolo::cli::add_fit_command,
-          piccolo::cli::add_accuracy_command})
+          piccolo::cli::add_accuracy_command, piccolo::cli::add_calibrate_command})
         add_command(app);
     try {
         app.parse(argc, argv);
