@@ -73,7 +73,9 @@ double error_of(const std::vector<double>& logs) {
     return std::exp(sum / static_cast<double>(logs.size()));
 }
 
-// Mean squared log ratio of `m` with the knobs at exp(x).
+// Mean |log ratio| of `m` with the knobs at exp(x): the error the fit is reported by, so that a
+// fit never reports more error than the profile had (factors of 1 are among those it tries), and
+// a few cells far off (a stalled rank) pull it no more than their share.
 struct Objective {
     const Measurement& cells;
     const Machine& profile;
@@ -82,7 +84,7 @@ struct Objective {
         std::vector<double> factors;
         for (double v : x) factors.push_back(std::exp(v));
         double sum = 0;
-        for (double l : log_ratios(cells, with_factors(profile, knobs, factors))) sum += l * l;
+        for (double l : log_ratios(cells, with_factors(profile, knobs, factors))) sum += std::abs(l);
         return sum / static_cast<double>(cells.candidates.size());
     }
 };

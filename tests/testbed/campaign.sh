@@ -4,12 +4,7 @@
 # the GPU error paths must be the ones for this machine (no GPU: one process, "no CUDA device").
 # And its refusals. tools/testbed/pack.sh must pack every binary with its libraries.
 #   campaign.sh PICCOLO_BIN_DIR WORKDIR
-set -u
-bin=$1 work=$2
-tools=$(cd "$(dirname "$0")/../../tools/testbed" && pwd)
-source "$(dirname "$0")/../executor/mpirun.sh"
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/prologue.sh"
 
 bash "$tools/campaign.sh" --ranks 1 out mpirun > /dev/null 2> err.txt
 [[ $? -eq 2 && $(wc -l < err.txt) -eq 1 ]] && grep -qF -- "--ranks '1': an integer >= 2" err.txt ||

@@ -7,12 +7,7 @@
 #     size, and a tuned job that really reads the file (a rules file naming an Allreduce
 #     algorithm Open MPI does not have makes the tuned jobs fail).
 #   tuned_vs_default.sh PICCOLO_BIN_DIR WORKDIR
-set -u
-bin=$1 work=$2
-tools=$(cd "$(dirname "$0")/../../tools/testbed" && pwd)
-source "$(dirname "$0")/../executor/mpirun.sh"
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/prologue.sh"
 
 # 1. Hand-made rounds. allgather 8 B: ratios 2, 1, 0.5, 1.25, 0.8, 4 -> sorted 0.5 0.8 1 1.25 2 4,
 # median (1 + 1.25) / 2 = 1.125; with 6 rounds j = 1 (P(B < 1) = 1/64 <= 2.5 % < P(B < 2) =

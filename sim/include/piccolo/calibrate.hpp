@@ -8,8 +8,8 @@
 //   LEVEL.G     G of every row (the per-byte cost: 1 / bandwidth);
 //   compute     reduce_per_byte, copy_per_byte and permute_per_byte (work on a rank's data).
 // Only the knobs the measurement exercises are fitted (a knob that moves no prediction when
-// doubled is left at 1 and listed). The fit minimizes the mean squared log(predicted/measured)
-// over the training cells (a cell: one candidate at one size), one knob at a time by golden
+// doubled is left at 1 and listed). The fit minimizes the mean |log(predicted/measured)| over
+// the training cells (a cell: one candidate at one size), one knob at a time by golden
 // section over factors in [1/8, 8], until a sweep over the knobs improves nothing.
 
 #include <cstddef>
