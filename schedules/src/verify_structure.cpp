@@ -1,5 +1,7 @@
 // Structural checks. Cycle detection uses Boost.Graph's depth-first search on a compressed
-// sparse row graph; a back edge names two tasks on the cycle.
+// sparse row graph: the first back edge closes a cycle, and the search tree's predecessors name
+// every task on it, which a user needs to find the dependency to cut (Kahn's pass below would
+// only say that some tasks never become ready).
 #include <fmt/format.h>
 #include <algorithm>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
@@ -19,8 +21,13 @@ struct CycleFound {
     Vertex from, to;
 };
 
-// Stops the search at the first back edge, which closes a cycle.
+// Records each vertex's parent in the search tree; stops the search at the first back edge,
+// which closes a cycle through the tree path from its target down to its source.
 struct CycleVisitor : boost::default_dfs_visitor {
+    std::vector<Vertex>* parent;
+    void tree_edge(boost::graph_traits<Graph>::edge_descriptor e, const Graph& g) const {
+        (*parent)[boost::target(e, g)] = boost::source(e, g);
+    }
     void back_edge(boost::graph_traits<Graph>::edge_descriptor e, const Graph& g) const {
         throw CycleFound{boost::source(e, g), boost::target(e, g)};
     }
@@ -31,6 +38,25 @@ std::string describe(const Schedule& s, TaskId t) {
         return fmt::format("task id={} (transfer {}->{})", s.external_id(t), s.src[t], s.dst[t]);
     return fmt::format("task id={} ({} on rank {})", s.external_id(t), to_string(s.kind[t]),
                        s.src[t]);
+}
+
+// "it depends on task id=U, which depends on id=X, ..., which depends on it": the cycle from
+// the back edge's target v backwards along dependencies. Edges run from a dependency to its
+// dependent, so v depends on u, u on its tree parent, and so on up to v. Long cycles are cut to
+// their first and last few tasks.
+std::string cycle_text(const Schedule& s, const std::vector<Vertex>& parent, Vertex u, Vertex v) {
+    std::vector<TaskId> chain;
+    for (Vertex x = u; x != v; x = parent[x]) chain.push_back(static_cast<TaskId>(x));
+    constexpr std::size_t head = 6, tail = 2;
+    std::string out = fmt::format("it depends on task id={}", s.external_id(chain[0]));
+    for (std::size_t i = 1; i < chain.size(); ++i) {
+        if (chain.size() > head + tail && i == head) {
+            out += fmt::format(", ... ({} more)", chain.size() - head - tail);
+            i = chain.size() - tail;
+        }
+        out += fmt::format(", which depends on id={}", s.external_id(chain[i]));
+    }
+    return out + fmt::format(", which depends on it (a cycle of {} tasks)", chain.size() + 1);
 }
 
 std::optional<Violation> check_task(const Schedule& s, TaskId t) {
@@ -115,17 +141,16 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
     edges = {};
 
     std::vector<boost::default_color_type> colors(n, boost::white_color);
+    std::vector<Vertex> parent(n);
     try {
         boost::depth_first_search(graph,
-                                  boost::visitor(CycleVisitor())
+                                  boost::visitor(CycleVisitor{{}, &parent})
                                       .color_map(boost::make_iterator_property_map(
                                           colors.begin(), boost::get(boost::vertex_index, graph))));
     } catch (const CycleFound& cycle) {
         const auto to = static_cast<TaskId>(cycle.to);
-        return Violation{
-            to, fmt::format("{}: dependency cycle: it depends on task id={}, "
-                            "which depends (indirectly) on it",
-                            describe(s, to), s.external_id(static_cast<TaskId>(cycle.from)))};
+        return Violation{to, fmt::format("{}: dependency cycle: {}", describe(s, to),
+                                         cycle_text(s, parent, cycle.from, cycle.to))};
     }
     // Acyclic. Replay order: Kahn's algorithm taking the smallest ready index first, so the
     // replay follows the file's order wherever the dependencies allow and the first violation

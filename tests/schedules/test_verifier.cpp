@@ -2,6 +2,8 @@
 // double-counted contribution, an incomplete result.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "piccolo/generate.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "piccolo/verify.hpp"
@@ -232,8 +234,39 @@ TEST_CASE("structural defects") {
             deps.close_row();
         }
         s.deps = deps;
-        CHECK(message(s).find("dependency cycle") != std::string::npos);
+        // The named tasks must form the cycle: each depends on the next, the last on the first.
+        const std::string m = message(s);
+        REQUIRE(m.find("dependency cycle: it depends on task id=") != std::string::npos);
+        std::vector<TaskId> named{static_cast<TaskId>(std::stoul(m.substr(8)))};
+        for (std::size_t at = m.find("id=", m.find("cycle")); at != std::string::npos;
+             at = m.find("id=", at + 3))
+            named.push_back(static_cast<TaskId>(std::stoul(m.substr(at + 3))));
+        CHECK(m.find("which depends on it (a cycle of " + std::to_string(named.size()) +
+                     " tasks)") != std::string::npos);
+        for (std::size_t i = 0; i < named.size(); ++i) {
+            const TaskId t = named[i], d = named[(i + 1) % named.size()];
+            const auto row = s.deps.row(t);
+            INFO(m);
+            CHECK(std::find(row.begin(), row.end(), d) != row.end());
+        }
     }
+}
+
+TEST_CASE("a dependency cycle is named task by task, cut in the middle when long") {
+    // Tasks 0..11 on ranks 0..11 in a ring of dependencies: i depends on i + 1, 11 on 0. The
+    // search starts at 0 and follows dependents: 11, 10, ..., 1, whose dependent 0 closes it;
+    // the message lists 1..6, skips 7, 8, 9 and ends with 10, 11.
+    std::string xml = "<collective name=\"allgather\" nodes=\"12\" buffer_size=\"12\">\n";
+    for (int i = 0; i < 12; ++i)
+        xml += "<transfer id=\"" + std::to_string(i) + "\" size=\"1\" src=\"" +
+               std::to_string(i) + "\" dst=\"" + std::to_string((i + 1) % 12) + "\" deps=\"" +
+               std::to_string((i + 1) % 12) + "\"/>\n";
+    xml += "</collective>\n";
+    CHECK(message(parse_schedule_xml(xml, "m.xml").schedule) ==
+          "task id=0 (transfer 0->1): dependency cycle: it depends on task id=1, which depends "
+          "on id=2, which depends on id=3, which depends on id=4, which depends on id=5, which "
+          "depends on id=6, ... (3 more), which depends on id=10, which depends on id=11, which "
+          "depends on it (a cycle of 12 tasks)");
 }
 
 TEST_CASE("a schedule that stops early is incomplete") {
