@@ -58,7 +58,6 @@ void finish(const RawOptions& raw, RunOptions& o) {
             throw InputError("--library-only times the library's collectives: drop --no-reference");
         if (!o.schedule_file.empty() || !raw.algorithms.empty() || !raw.radices.empty())
             throw InputError("--library-only runs no schedule: drop --schedule, -a and -k");
-        o.algorithms.clear();
     } else if (o.algorithms.empty()) {
         for (const AlgorithmInfo& info : algorithms()) o.algorithms.emplace_back(info.name);
     }

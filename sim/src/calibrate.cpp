@@ -57,20 +57,26 @@ Measurement subset(const Measurement& m, const std::vector<std::size_t>& rows) {
     return out;
 }
 
-// log(predicted / measured) of every cell of `m` on `machine`.
-std::vector<double> log_ratios(const Measurement& m, const Machine& machine) {
-    const std::vector<double> predicted = predict_candidates(m, machine);
+// log(predicted / measured) of every cell of `m`, predicted as predict_candidates does.
+std::vector<double> log_ratios(const Measurement& m, const std::vector<double>& predicted) {
     std::vector<double> out;
     for (std::size_t i = 0; i < predicted.size(); ++i)
         out.push_back(std::log(predicted[i] / m.candidates[i].median_s));
     return out;
 }
+std::vector<double> log_ratios(const Measurement& m, const Machine& machine) {
+    return log_ratios(m, predict_candidates(m, machine));
+}
 
-double error_of(const std::vector<double>& logs) {
-    if (logs.empty()) return std::numeric_limits<double>::quiet_NaN();
+double mean_abs(const std::vector<double>& logs) {
     double sum = 0;
     for (double l : logs) sum += std::abs(l);
-    return std::exp(sum / static_cast<double>(logs.size()));
+    return sum / static_cast<double>(logs.size());
+}
+
+// exp(mean |log ratio|); NaN without cells.
+double error_of(const std::vector<double>& logs) {
+    return logs.empty() ? std::numeric_limits<double>::quiet_NaN() : std::exp(mean_abs(logs));
 }
 
 // Mean |log ratio| of `m` with the knobs at exp(x): the error the fit is reported by, so that a
@@ -83,9 +89,7 @@ struct Objective {
     double operator()(const std::vector<double>& x) const {
         std::vector<double> factors;
         for (double v : x) factors.push_back(std::exp(v));
-        double sum = 0;
-        for (double l : log_ratios(cells, with_factors(profile, knobs, factors))) sum += std::abs(l);
-        return sum / static_cast<double>(cells.candidates.size());
+        return mean_abs(log_ratios(cells, with_factors(profile, knobs, factors)));
     }
 };
 
@@ -155,7 +159,8 @@ CalibrationFit fit_fold(const Measurement& m, const Machine& profile,
 
 // The knobs that move some prediction of `m` when doubled; the others go to `unexercised`.
 std::vector<Knob> exercised(const Measurement& m, const Machine& profile,
-                            const std::vector<double>& base, std::vector<std::string>& unexercised) {
+                            const std::vector<double>& base,
+                            std::vector<std::string>& unexercised) {
     const std::vector<Knob> all = candidate_knobs(profile);
     std::vector<Knob> out;
     for (const Knob& knob : all) {
@@ -238,10 +243,7 @@ CalibrationReport calibrate(const Measurement& m, const Machine& profile,
             "{}: {} cells for {} knobs: calibration needs at least {} cells per knob; measure "
             "more sizes or algorithms",
             m.origin, r.cells, r.knobs.size(), cells_per_knob));
-    std::vector<double> logs;
-    for (std::size_t i = 0; i < base.size(); ++i)
-        logs.push_back(std::log(base[i] / m.candidates[i].median_s));
-    r.uncalibrated_error = error_of(logs);
+    r.uncalibrated_error = error_of(log_ratios(m, base));
     std::vector<std::size_t> every(r.cells);
     for (std::size_t i = 0; i < r.cells; ++i) every[i] = i;
     std::vector<double> unused;

@@ -30,7 +30,8 @@ std::string calibration_table(const CalibrationReport& r) {
         for (const std::string& n : r.unexercised) names += (names.empty() ? "" : ", ") + n;
         out += fmt::format("not exercised by this measurement (left at 1): {}\n", names);
     }
-    if (!r.noise.empty()) out += fmt::format("warning: noisy timings, forced: {}\n", r.noise.front());
+    if (!r.noise.empty())
+        out += fmt::format("warning: noisy timings, forced: {}\n", r.noise.front());
     std::size_t width = 20;
     for (const auto* folds : {&r.by_algorithm, &r.by_size})
         for (const CalibrationFit& f : *folds) width = std::max(width, f.fold.size());

@@ -50,14 +50,6 @@ struct OmpiChoice {
     double time = 0;
 };
 
-std::optional<OmpiChoice> ompi_equivalent(Collective c, std::string_view algorithm, int p) {
-    if (algorithm == "ring") return OmpiChoice{4, "ring"};
-    const bool power_of_two = (p & (p - 1)) == 0;
-    if (algorithm == "rd" && (c == Collective::allreduce || power_of_two))
-        return OmpiChoice{3, "recursive_doubling"};
-    return std::nullopt;
-}
-
 struct Losses {
     std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
     int points = 0;
@@ -84,7 +76,7 @@ OmpiChoice choose(const PointSelection& p, Losses& losses) {
     const int ranks = p.scale.ranks();
     std::optional<OmpiChoice> best;
     auto consider = [&](std::string_view algorithm, double time) {
-        auto eq = ompi_equivalent(p.collective, algorithm, ranks);
+        const auto eq = ompi::runs_as(p.collective, algorithm, ranks);
         if (eq && (!best || time < best->time)) best = OmpiChoice{eq->algorithm, eq->name, time};
     };
     for (const AlgorithmOutcome& o : p.algorithms)

@@ -92,20 +92,25 @@ int look_up(std::span<const Bracket> brackets, int ranks, std::uint64_t bytes) {
 
 }  // namespace
 
-Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes) {
+std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int ranks) {
     const bool power_of_two = ranks > 0 && (ranks & (ranks - 1)) == 0;
-    if (collective == Collective::allgather) {
-        const int a = ranks == 2 ? 6 : look_up(allgather, ranks, bytes);
-        std::optional<std::string_view> same;
-        if (a == 6 || (a == 3 && power_of_two)) same = "rd";
-        if (a == 4) same = "ring";
-        return {a, allgather_names[static_cast<std::size_t>(a)], same};
-    }
-    const int a = look_up(allreduce, ranks, bytes);
-    std::optional<std::string_view> same;
-    if (a == 3) same = "rd";
-    if (a == 4) same = "ring";
-    return {a, allreduce_names[static_cast<std::size_t>(a)], same};
+    if (algorithm == "ring") return Decision{4, "ring", "ring"};
+    if (algorithm == "rd" && (collective == Collective::allreduce || power_of_two))
+        return Decision{3, "recursive_doubling", "rd"};
+    return std::nullopt;
+}
+
+Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes) {
+    const bool gather = collective == Collective::allgather;
+    const int a = !gather      ? look_up(allreduce, ranks, bytes)
+                  : ranks == 2 ? 6  // Allgather's own branch for two ranks: two_proc
+                               : look_up(allgather, ranks, bytes);
+    Decision d{a, (gather ? allgather_names : allreduce_names)[static_cast<std::size_t>(a)], {}};
+    for (std::string_view candidate : {"ring", "rd"})
+        if (const auto same = runs_as(collective, candidate, ranks); same && same->algorithm == a)
+            d.piccolo = candidate;
+    if (gather && a == 6) d.piccolo = "rd";  // two_proc: p = 2's one exchange, as every algorithm
+    return d;
 }
 
 }  // namespace piccolo::ompi

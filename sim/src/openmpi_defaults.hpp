@@ -24,4 +24,9 @@ struct Decision {
 // Allreduce: the vector, with a commutative operation such as MPI_SUM).
 Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes);
 
+// The coll_tuned algorithm that runs piccolo's `algorithm` at `ranks` ranks, with its name, or
+// nullopt where Open MPI has none (k-ring, rm, prd, prm; rd Allgather at p not a power of two,
+// which Open MPI runs as Bruck).
+std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int ranks);
+
 }  // namespace piccolo::ompi

@@ -1,18 +1,11 @@
 #!/usr/bin/env bash
-# Without a GPU (or without a CUDA driver) the NCCL profiler exits with status 2 and one line
-# saying "no CUDA device". On a GPU machine this test has nothing to check and passes.
+# piccolo-profile-nccl's one-line errors (exit status 2), as tools/testbed/nccl_paths.sh checks
+# them for a campaign: without a GPU (or without a CUDA driver) one process says "no CUDA
+# device"; on a GPU machine two ranks made to share GPU 0 are refused before NCCL is called.
+#   nccl_no_gpu.sh PICCOLO_PROFILE_NCCL
 set -u
 profiler=$1
-if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q GPU; then
-    echo "GPU present: nothing to check"
-    exit 0
-fi
-stderr=$(timeout 60 "$profiler" --quick -o /dev/null 2>&1 >/dev/null)
-status=$?
-lines=$(printf '%s' "$stderr" | grep -c '')
-if [[ $status -eq 2 && $lines -eq 1 && $stderr == *"no CUDA device"* ]]; then
-    echo "ok: $stderr"
-    exit 0
-fi
-echo "FAIL: expected status 2 and one line with 'no CUDA device'; got $status, $lines line(s): $stderr"
-exit 1
+source "$(dirname "$0")/../executor/mpirun.sh"
+result=$(mktemp) && trap 'rm -f "$result"' EXIT
+bash "$(dirname "$0")/../../tools/testbed/nccl_paths.sh" "$(dirname "$profiler")" "$result" \
+    --only "$(basename "$profiler")" "${launcher[@]}"

@@ -41,7 +41,8 @@ void add_calibrate_command(CLI::App& app) {
         "out; lower vs upper sizes); write the calibrated machine");
     cmd->add_option("--measured", c->measured, "piccolo-run-mpi --csv or --json file")->required();
     cmd->add_option("-m,--machine", c->machine,
-                    "the profile to calibrate: preset name or machine file (piccolo-profile-mpi -o)")
+                    "the profile to calibrate: preset name or machine file "
+                    "(piccolo-profile-mpi -o)")
         ->required();
     add_set_option(*cmd, c->sets);
     cmd->add_option("-o,--output", c->output,
