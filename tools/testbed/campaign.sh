@@ -99,10 +99,15 @@ PY
 }
 
 profile_args=(-q -o "$out/profile.yaml")
+# A budget of 50 ms and at most 40 runs per case: every candidate of both collectives at 16
+# ranks, 8 B..4 MiB, took 134 s on a 16-core H200 host (2026-11-28); the runner's default
+# budget ran past the step's 170 s there.
 run_args=(-c allgather,allreduce -s "$sizes" --csv "$out/measured.csv" --json "$out/measured.json" -q)
 if [[ $quick == yes ]]; then
     profile_args+=(--quick)
     run_args+=(--budget 0.02 --max-runs 30)
+else
+    run_args+=(--budget 0.05 --max-runs 40)
 fi
 step profile 100 "${launcher[@]}" -n "$ranks" "$bin/piccolo-profile-mpi" "${profile_args[@]}"
 step measure 170 "${launcher[@]}" -n "$ranks" "$bin/piccolo-run-mpi" "${run_args[@]}"
