@@ -2,7 +2,7 @@
 // transparent huge pages. A schedule of 75,264 ranks keeps hundreds of MiB in a few arrays (its
 // per-task columns and dependency lists, the engine's per-task state); on 4 KiB pages each 4 KiB
 // costs a page fault on first touch and a TLB entry on every pass, and on a virtual machine both
-// are dear (tools/bench/README.md, "Huge pages": the every-k sweep of 75,264 ranks spends a
+// are dear (tools/bench/history.md, "Huge pages": the every-k sweep of 75,264 ranks spends a
 // fifth of its time there). Where the kernel's THP mode is `madvise` only blocks advised with
 // MADV_HUGEPAGE get huge pages; under `always` the advice changes nothing, under `never` the
 // kernel ignores it. glibc's own switch (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) is read from the
