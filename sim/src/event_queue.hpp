@@ -55,8 +55,10 @@ class EventQueue {
     [[nodiscard]] bool empty() const { return batch_empty() && size_ == 0; }
 
     // Precondition: e.time >= the time of the last event popped.
+    // An event for the time being served joins it (late_), even once its batch is used up: a
+    // joined run asks serves_before() whether such an event goes before its next task.
     void push(Event e) {
-        if (!batch_empty() && e.time == now_) return push_late(e.key);
+        if (serving_ && e.time == now_) return push_late(e.key);
         ++size_;
         const auto bits = static_cast<std::uint64_t>(e.time);
         if (batching_) [[unlikely]]
@@ -197,6 +199,7 @@ class EventQueue {
     void advance() {
         if (buckets_[0].empty()) spill_least_bucket();
         now_ = static_cast<SimTime>(last_);
+        serving_ = true;
         batch_.clear();
         next_ = 0;
         for (const Item& item : buckets_[0]) {
@@ -318,6 +321,7 @@ class EventQueue {
     std::uint64_t last_ = 0;
     std::size_t size_ = 0;
     SimTime now_ = 0;
+    bool serving_ = false;  // a time has been popped: now_ is being served
     std::vector<std::uint64_t> batch_;  // keys of the events at now_, sorted
     std::size_t next_ = 0;              // first unserved entry of batch_
     std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> late_;

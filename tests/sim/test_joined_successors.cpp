@@ -10,6 +10,8 @@
 #include "grid_machines.hpp"
 #include "hand_cases.hpp"
 #include "piccolo/generate.hpp"
+#include "piccolo/machine_io.hpp"
+#include "piccolo/schedule_xml.hpp"
 
 using namespace piccolo;
 
@@ -146,4 +148,40 @@ TEST_CASE("joined successors: the same replay, event for event, over the generat
     });
     MESSAGE(fmt::format("{} cases, {} with runs of joined tasks", cases, joined_cases));
     CHECK(joined_cases * 4 > cases);
+}
+
+TEST_CASE("joined successors: a same-time READY of a lower id goes before the rest of a run") {
+    // Tasks 2 and 3 both wait for task 0 alone: a joined run, ready at 6 us. Task 2 is a copy of
+    // no cost, so it releases task 1 at that same 6 us; by (time, kind, id) task 1 takes rank
+    // 1's send port before task 3 (sim/README.md, "Events and ties"). cpu overheads, L = 3 us,
+    // o_s = 2, o_r = 1, g = 3, G = 0: task 0 is delivered at 2 + 3 + 1 = 6; task 1 sends at 6,
+    // task 3 at 6 + g = 9, delivered at 9 + 2 + 3 + 1 = 15; task 4 (rank 0 -> 1, after task 3)
+    // is delivered at 15 + 6 = 21. Served in the run's order instead, rank 1 finished at 18.
+    const Schedule s = parse_schedule_xml(R"(<collective name="allgather" nodes="2" buffer_size="16">
+  <transfer id="0" size="64" src="0" dst="1" deps="-1"/>
+  <transfer id="1" size="3" src="1" dst="0" deps="2"/>
+  <compute id="2" rank="0" size="3" kind="copy" deps="0"/>
+  <transfer id="3" size="3" src="1" dst="0" deps="0"/>
+  <transfer id="4" size="16" src="0" dst="1" deps="3"/>
+</collective>
+)",
+                                          "run.xml")
+                           .schedule;
+    const Machine m = parse_machine_yaml(R"(name: tie
+levels:
+  - name: node
+    fanout: 2
+    overhead: cpu
+    loggp: {L: 3.0e-6, o_s: 2.0e-6, o_r: 1.0e-6, g: 3.0e-6, G: 0}
+)",
+                                         "tie.yaml");
+    CHECK(s.joined_successors().run[2] == 2);  // the run the case is about
+    for (const bool joined : {false, true}) {
+        INFO("joined lists: " << joined);
+        const Schedule::Successors lists = joined ? s.joined_successors() : s.successors();
+        const SimResult r = simulate(s, lists, m, RankLayout(m, 1, 2), SimOptions{});
+        REQUIRE(r.rank_finish.size() == 2);
+        CHECK(r.rank_finish[0] == doctest::Approx(15e-6).epsilon(1e-12));
+        CHECK(r.rank_finish[1] == doctest::Approx(21e-6).epsilon(1e-12));
+    }
 }
