@@ -59,7 +59,8 @@ void finish(const RawOptions& raw, RunOptions& o) {
         if (!o.schedule_file.empty() || !raw.algorithms.empty() || !raw.radices.empty())
             throw InputError("--library-only runs no schedule: drop --schedule, -a and -k");
     } else if (o.algorithms.empty()) {
-        for (const AlgorithmInfo& info : algorithms()) o.algorithms.emplace_back(info.name);
+        for (const AlgorithmInfo& info : algorithms())
+            if (info.swept_by_default) o.algorithms.emplace_back(info.name);
     }
     for (int k : raw.radices)
         if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
@@ -91,7 +92,8 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
     app.add_option("--schedule", o.schedule_file, "run this schedule XML file (piccolo gen -o)");
     app.add_option("-c,--collective", raw.collectives, "allgather, allreduce (default both)")
         ->delimiter(',');
-    app.add_option("-a,--algorithm", raw.algorithms, "ring, k-ring, rd, rm, prd, prm (default all)")
+    app.add_option("-a,--algorithm", raw.algorithms,
+                   "ring, k-ring, rd, rm, prd, prm, bruck (default: all but bruck)")
         ->delimiter(',');
     app.add_option("-k,--radix", raw.radices, "radices to run (default every valid k)")
         ->delimiter(',');

@@ -19,6 +19,11 @@ Schedule generate_prd(const GenerateRequest& request);
 Schedule generate_prm(const GenerateRequest& request);
 std::vector<int> any_radix(Rank p);  // 2..p
 
+// bruck.cpp: Bruck's Allgather with radix k; bruck_phases(p, k)[i][j-1] is the number of blocks
+// partner j sends in phase i (delta = k^i): min(delta, p - j delta) for every j delta < p.
+Schedule generate_bruck(const GenerateRequest& request);
+std::vector<std::vector<Rank>> bruck_phases(Rank p, int k);
+
 // reduce_scatter_reversal.cpp: an Allreduce as the reduce-scatter obtained by reversing an
 // Allgather whose transfers each carry one block, followed by that Allgather.
 Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request);

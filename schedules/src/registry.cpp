@@ -36,21 +36,34 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
      false, nullptr, nullptr, generate_prd},
     {"prm", "permuted recursive multiplying: spacing p/k, p/k^2, ..., then permute", true,
      any_radix, any_k, generate_prm},
+    {"bruck", "Bruck (Allgather only): ceil(log_k p) phases to j k^i ranks back, then rotate", true,
+     any_radix, any_k, generate_bruck, /*has_allreduce=*/false, /*swept_by_default=*/false},
 });
+
+// Transfers of the algorithm's Allgather (ring and k-ring: p (p - 1)).
+double allgather_transfers(const AlgorithmInfo& info, const GenerateRequest& r) {
+    const auto p = static_cast<double>(r.ranks);
+    if (info.name == "ring" || info.name == "k-ring") return p * (p - 1);
+    double transfers = 0;
+    if (info.name == "bruck") {
+        for (const auto& counts : bruck_phases(r.ranks, r.k))
+            transfers += p * static_cast<double>(counts.size());
+        return transfers;
+    }
+    const RadixPlan plan = plan_radices(r.ranks, info.has_radix ? r.k : 2);
+    transfers = 2.0 * plan.extra(r.ranks);
+    for (int radix : plan.radices) transfers += static_cast<double>(plan.core) * (radix - 1);
+    return transfers;
+}
 
 // The IR indexes tasks, dependencies and payload items with 32 bits: refuse, with numbers, a
 // request that would not fit instead of failing halfway through a multi-gigabyte allocation.
 void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
     const auto p = static_cast<double>(r.ranks);
-    const bool segmented = info.name == "ring" || info.name == "k-ring";
     const bool gather = r.collective == Collective::allgather;
-    double transfers = p * (p - 1);  // ring, k-ring
-    if (!segmented) {
-        const RadixPlan plan = plan_radices(r.ranks, info.has_radix ? r.k : 2);
-        transfers = 2.0 * plan.extra(r.ranks);
-        for (int radix : plan.radices) transfers += static_cast<double>(plan.core) * (radix - 1);
-    }
-    const double tasks = gather ? transfers : 3 * transfers;  // allreduce: + phase / reduces
+    const double transfers = allgather_transfers(info, r);
+    // allreduce: + phase / reduces; bruck: + p - 1 permutes
+    const double tasks = gather ? transfers + (info.name == "bruck" ? p - 1 : 0) : 3 * transfers;
     // Allgather payload lists name every block each rank receives: about p (p - 1) in all.
     const double payload = r.payload && gather ? p * (p - 1) : 0;
     constexpr double limit = 4294967295.0;
@@ -106,6 +119,14 @@ Schedule generate(const GenerateRequest& request) {
     const Rank p = request.ranks;
     if (p < 2) throw InputError(fmt::format("-p/--ranks: need at least 2 ranks (got {})", p));
     if (request.bytes == 0) throw InputError("--bytes: message size must be at least 1 byte");
+    if (request.collective == Collective::allreduce && !info.has_allreduce) {
+        std::vector<std::string_view> names;
+        for (const AlgorithmInfo& other : registry)
+            if (other.has_allreduce) names.push_back(other.name);
+        throw InputError(fmt::format(
+            "-c/--collective: {} is an Allgather algorithm; for Allreduce use one of {}", info.name,
+            fmt::join(names, ", ")));
+    }
     GenerateRequest resolved = request;
     if (info.has_radix) {
         if (request.k < 2 || request.k > p)

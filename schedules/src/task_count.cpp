@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <utility>
+#include <vector>
 
+#include "algorithms.hpp"
 #include "radix_plan.hpp"
 
 namespace piccolo {
@@ -16,7 +19,7 @@ using detail::plan_radices;
 using detail::RadixPlan;
 
 bool is_exchange(std::string_view algorithm) {
-    return algorithm != "ring" && algorithm != "k-ring";
+    return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck";
 }
 bool is_permuted(std::string_view algorithm) {
     return algorithm == "prd" || algorithm == "prm";
@@ -100,13 +103,52 @@ TaskCounts count_exchange(const GenerateRequest& r) {
     return c;
 }
 
+// bruck.cpp's phases and rotation (Allgather only). Every rank receives each other block once.
+// Pipelined, a send of c blocks waits for the receives that landed below offset c: of an earlier
+// phase with spacing d and J partners, min(J, (c - 1) / d). Only phases after the first have
+// earlier ones, and they have at most sqrt(p) partners, so this is O(sqrt(p) log p).
+TaskCounts count_bruck(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p);
+    c.computes = p - 1;  // the rotations: rank 0 needs none
+    // The phases so far: (spacing, partners).
+    std::vector<std::pair<std::int64_t, std::uint64_t>> earlier;
+    std::uint64_t previous = 0, history = 0;  // partners of the previous phase, of all so far
+    std::int64_t delta = 1;
+    for (const std::vector<Rank>& counts : detail::bruck_phases(r.ranks, r.k)) {
+        const std::uint64_t partners = counts.size();
+        c.transfers += p * partners;
+        c.widest_round = std::max(c.widest_round, p * partners);
+        if (r.style != Style::pipelined) {
+            c.dependency_ids += p * partners * 2 * previous;
+        } else if (!earlier.empty()) {
+            for (Rank count : counts)
+                for (const auto& [spacing, js] : earlier)
+                    c.dependency_ids +=
+                        p * std::min<std::uint64_t>(
+                                js, static_cast<std::uint64_t>((count - 1) / spacing));
+        }
+        earlier.emplace_back(delta, partners);
+        previous = partners;
+        history += partners;
+        delta *= r.k;
+    }
+    // The permute: the last phase's receives and sends, or (pipelined) every receive and send.
+    c.dependency_ids += (p - 1) * 2 * (r.style == Style::pipelined ? history : previous);
+    c.payload_ids = r.payload ? p * (p - 1) : 0;
+    return c;
+}
+
 }  // namespace
 
 TaskCounts count_tasks(const GenerateRequest& request) {
+    if (request.algorithm == "bruck") return count_bruck(request);
     return is_exchange(request.algorithm) ? count_exchange(request) : count_segmented(request);
 }
 
 std::string dag_identity(const GenerateRequest& request) {
+    if (request.algorithm == "bruck") return fmt::format("bruck {}", request.k);
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
     const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));

@@ -93,7 +93,7 @@ std::optional<Chosen> fastest_equivalent(const PointSelection& p, const Target& 
     std::optional<Chosen> best;
     auto consider = [&](std::string_view algorithm, int k, double time) {
         const mpich::Algorithm* a = mpich::equivalent(t.version, p.collective, algorithm, t.ranks);
-        if (!a || (best && time >= best->time)) return;
+        if (!a || (a->only_k > 0 && k != a->only_k) || (best && time >= best->time)) return;
         best = Chosen{{std::string(a->name), a->takes_k ? k : a->fixed_k}, time};
     };
     for (const AlgorithmOutcome& o : p.algorithms) {

@@ -62,11 +62,17 @@ struct Losses {
 constexpr double keep_margin = 0.05;
 
 // The time piccolo simulated for `algorithm` at this point, or a lower bound of it: ring and rd
-// are both simulated, and the baseline is the faster of the two.
+// are both simulated, and the baseline is the faster of the two. Open MPI's Bruck is bruck with
+// k = 2, simulated only when the sweep names bruck and k = 2 (nullopt otherwise).
 std::optional<double> simulated_time(const PointSelection& p, std::string_view algorithm) {
-    for (const AlgorithmOutcome& o : p.algorithms)
-        if (o.available && o.algorithm == algorithm) return o.time;
-    if (!p.baseline.empty()) return p.baseline_time;
+    const bool bruck = algorithm == "bruck";
+    for (const AlgorithmOutcome& o : p.algorithms) {
+        if (!o.available || o.algorithm != algorithm) continue;
+        if (!bruck) return o.time;
+        for (const auto& [k, time] : o.candidates)
+            if (k == 2) return time;
+    }
+    if (!bruck && !p.baseline.empty()) return p.baseline_time;
     return std::nullopt;
 }
 
@@ -75,13 +81,17 @@ std::optional<double> simulated_time(const PointSelection& p, std::string_view a
 OmpiChoice choose(const PointSelection& p, Losses& losses) {
     const int ranks = p.scale.ranks();
     std::optional<OmpiChoice> best;
-    auto consider = [&](std::string_view algorithm, double time) {
-        const auto eq = ompi::runs_as(p.collective, algorithm, ranks);
+    auto consider = [&](std::string_view algorithm, int k, double time) {
+        const auto eq = ompi::runs_as(p.collective, algorithm, k, ranks);
         if (eq && (!best || time < best->time)) best = OmpiChoice{eq->algorithm, eq->name, time};
     };
-    for (const AlgorithmOutcome& o : p.algorithms)
-        if (o.available) consider(o.algorithm, o.time);
-    if (!p.baseline.empty()) consider(p.baseline, p.baseline_time);  // simulated even if unlisted
+    for (const AlgorithmOutcome& o : p.algorithms) {
+        if (!o.available) continue;
+        if (o.candidates.empty()) consider(o.algorithm, o.k, o.time);
+        for (const auto& [k, time] : o.candidates) consider(o.algorithm, k, time);
+    }
+    // simulated even if unlisted
+    if (!p.baseline.empty()) consider(p.baseline, 0, p.baseline_time);
     if (!best) best = OmpiChoice{4, "ring", 0};  // only when nothing ran: ring runs everywhere
     const AlgorithmOutcome* top = p.best_outcome();
     ++losses.points;
@@ -92,11 +102,13 @@ OmpiChoice choose(const PointSelection& p, Losses& losses) {
     }
     const ompi::Decision own = ompi::fixed_decision(p.collective, ranks, p.bytes);
     const OmpiChoice kept{0, "Open MPI's own decision", 0};
-    if (!own.piccolo) {
+    const std::optional<double> theirs =
+        own.piccolo ? simulated_time(p, *own.piccolo) : std::nullopt;
+    // Bruck is modelled, but timed only when the sweep names bruck with k = 2.
+    if (!own.piccolo || (*own.piccolo == "bruck" && !theirs)) {
         ++losses.kept_unmodelled[std::string(own.name)];
         return kept;
     }
-    const std::optional<double> theirs = simulated_time(p, *own.piccolo);
     if (!theirs || best->time * (1 + keep_margin) >= *theirs) {
         ++losses.kept_modelled;
         return kept;

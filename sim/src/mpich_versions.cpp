@@ -19,6 +19,10 @@
 //         "recursive exchange" with distance doubling (Allgather recexch_doubling, Allreduce
 //         recexch) and, from 4.3, Allreduce recursive_multiplying.
 //   prm k, prd: partners far first: MPICH's Allgather recexch_halving (prd = k 2).
+//   bruck k: MPICH's Allgather k_brucks (from 4.1, "k="); k 2 also MPICH's brucks, the radix-2
+//         original (src/mpi/coll/allgather/allgather_intra_brucks.c: MPIC_Sendrecv of pof2
+//         blocks to rank - pof2 while pof2 <= p/2, then the remaining p - pof2), the only Bruck
+//         a 4.0 tuning file can name.
 //   k-ring: no MPICH equivalent in any series.
 #include "mpich_versions.hpp"
 
@@ -35,18 +39,27 @@ namespace {
 
 // v4.0.2: csel_container.c names MPIR_Allgather_intra_{brucks, recursive_doubling, ring} and
 // MPIR_Allreduce_intra_{recursive_doubling, reduce_scatter_allgather, smp}; none takes k.
-constexpr std::array<Algorithm, 2> allgather_4_0{{
+constexpr std::array<Algorithm, 3> allgather_4_0{{
     {"ring", "MPIR_Allgather_intra_ring"},
     {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
+    {"bruck", "MPIR_Allgather_intra_brucks", false, 0, false, false, 2},
 }};
 constexpr std::array<Algorithm, 1> allreduce_4_0{{
     {"rd", "MPIR_Allreduce_intra_recursive_doubling"},
 }};
 
-// v4.1.2: Allgather as in 4.0 (plus k_brucks, which piccolo does not model); Allreduce adds
-// MPIR_Allreduce_intra_ring (coll_algorithms.txt: commutative) and MPIR_Allreduce_intra_recexch
-// with "k=" (src/mpi/coll/allreduce/allreduce_intra_recexch.c: full-vector exchange with k-1
-// partners per phase, distance k^phase, extra ranks folded in).
+// v4.1.2: csel_container.c adds MPIR_Allgather_intra_k_brucks with "k=" (coll_algorithms.txt:
+// k_brucks, extra_params: k; src/mpi/coll/allgather/allgather_intra_k_brucks.c, the algorithm
+// piccolo's bruck follows, unchanged in its schedule up to v4.3.2).
+constexpr std::array<Algorithm, 3> allgather_4_1{{
+    {"ring", "MPIR_Allgather_intra_ring"},
+    {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
+    {"bruck", "MPIR_Allgather_intra_k_brucks", true},
+}};
+
+// v4.1.2: Allreduce adds MPIR_Allreduce_intra_ring (coll_algorithms.txt: commutative) and
+// MPIR_Allreduce_intra_recexch with "k=" (src/mpi/coll/allreduce/allreduce_intra_recexch.c:
+// full-vector exchange with k-1 partners per phase, distance k^phase, extra ranks folded in).
 constexpr std::array<Algorithm, 3> allreduce_4_1{{
     {"ring", "MPIR_Allreduce_intra_ring", false, 0, false, true},
     {"rd", "MPIR_Allreduce_intra_recursive_doubling"},
@@ -55,12 +68,13 @@ constexpr std::array<Algorithm, 3> allreduce_4_1{{
 
 // v4.2.3: Allgather adds MPIR_Allgather_intra_recexch_doubling and _recexch_halving, both with
 // "k=" (csel_container.c; src/mpi/coll/allgather/allgather_intra_recexch.c).
-constexpr std::array<Algorithm, 5> allgather_4_2{{
+constexpr std::array<Algorithm, 6> allgather_4_2{{
     {"ring", "MPIR_Allgather_intra_ring"},
     {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
     {"rm", "MPIR_Allgather_intra_recexch_doubling", true},
     {"prm", "MPIR_Allgather_intra_recexch_halving", true},
     {"prd", "MPIR_Allgather_intra_recexch_halving", false, 2},
+    {"bruck", "MPIR_Allgather_intra_k_brucks", true},
 }};
 
 // v4.3.2: Allreduce adds MPIR_Allreduce_intra_recursive_multiplying with "k="
@@ -75,7 +89,7 @@ constexpr std::array<Algorithm, 3> allreduce_4_3{{
 const std::array<Version, 4>& table() {
     static const std::array<Version, 4> versions{{
         {"4.0", "v4.0.2", allgather_4_0, allreduce_4_0, defaults_4_0()},
-        {"4.1", "v4.1.2", allgather_4_0, allreduce_4_1, defaults_4_1()},
+        {"4.1", "v4.1.2", allgather_4_1, allreduce_4_1, defaults_4_1()},
         {"4.2", "v4.2.3", allgather_4_2, allreduce_4_1, defaults_4_1()},
         {"4.3", "v4.3.2", allgather_4_2, allreduce_4_3, defaults_4_1()},
     }};

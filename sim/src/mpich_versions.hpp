@@ -15,12 +15,13 @@ namespace piccolo::mpich {
 
 // One MPICH algorithm that runs a piccolo algorithm.
 struct Algorithm {
-    std::string_view piccolo;   // "ring", "rd", "rm", "prd", "prm"
+    std::string_view piccolo;   // "ring", "rd", "rm", "prd", "prm", "bruck"
     std::string_view name;      // JSON name, MPIR_<Coll>_intra_...
     bool takes_k = false;       // the leaf carries "k=N" (piccolo's k)
     int fixed_k = 0;            // > 0: the leaf always carries this k (prd = halving with k = 2)
     bool power_of_two = false;  // MPICH runs it only when the communicator size is a power of 2
     bool commutative = false;   // only for commutative operations (Allreduce)
+    int only_k = 0;             // > 0: runs piccolo's algorithm with this k only (4.0's Bruck: 2)
 };
 
 struct Version {

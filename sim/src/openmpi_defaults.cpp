@@ -6,7 +6,10 @@
 // this decision (coll_tuned_decision_dynamic.c: `if (alg) ... do_this`, else the fixed one).
 // What each number runs (coll_base_allgather.c, coll_base_allreduce.c):
 //   allgather 3 recursive doubling runs Bruck instead unless p is a power of two; 6 two_proc is
-//   one exchange, the schedule of every piccolo algorithm at p = 2;
+//   one exchange, the schedule of every piccolo algorithm at p = 2; 2 bruck
+//   (ompi_coll_base_allgather_intra_bruck: step i sends the blocks held so far to rank - 2^i and
+//   receives from rank + 2^i, the last step only the remaining blocks, then a local shift) is
+//   piccolo's bruck with k = 2;
 //   allreduce 4 ring runs recursive doubling when the count is below p.
 #include "openmpi_defaults.hpp"
 
@@ -92,9 +95,12 @@ int look_up(std::span<const Bracket> brackets, int ranks, std::uint64_t bytes) {
 
 }  // namespace
 
-std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int ranks) {
+std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int k,
+                                int ranks) {
     const bool power_of_two = ranks > 0 && (ranks & (ranks - 1)) == 0;
     if (algorithm == "ring") return Decision{4, "ring", "ring"};
+    if (algorithm == "bruck" && k == 2 && collective == Collective::allgather)
+        return Decision{2, "bruck", "bruck"};
     if (algorithm == "rd" && (collective == Collective::allreduce || power_of_two))
         return Decision{3, "recursive_doubling", "rd"};
     return std::nullopt;
@@ -107,9 +113,12 @@ Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes) {
                                : look_up(allgather, ranks, bytes);
     Decision d{a, (gather ? allgather_names : allreduce_names)[static_cast<std::size_t>(a)], {}};
     for (std::string_view candidate : {"ring", "rd"})
-        if (const auto same = runs_as(collective, candidate, ranks); same && same->algorithm == a)
+        if (const auto same = runs_as(collective, candidate, 0, ranks);
+            same && same->algorithm == a)
             d.piccolo = candidate;
     if (gather && a == 6) d.piccolo = "rd";  // two_proc: p = 2's one exchange, as every algorithm
+    const bool power_of_two = (ranks & (ranks - 1)) == 0;
+    if (gather && (a == 2 || (a == 3 && !power_of_two))) d.piccolo = "bruck";  // with k = 2
     return d;
 }
 

@@ -14,9 +14,9 @@ namespace piccolo::ompi {
 struct Decision {
     int algorithm = 0;      // coll_tuned's algorithm number
     std::string_view name;  // coll_tuned's name for it
-    // piccolo's algorithm that runs the same schedule at this p ("ring" or "rd"), or nullopt
-    // where piccolo does not model what Open MPI runs (Bruck, neighbor exchange, segmented ring,
-    // Rabenseifner, ...).
+    // piccolo's algorithm that runs the same schedule at this p ("ring", "rd", or "bruck" with
+    // k = 2), or nullopt where piccolo does not model what Open MPI runs (neighbor exchange,
+    // segmented ring, Rabenseifner, ...).
     std::optional<std::string_view> piccolo;
 };
 
@@ -24,9 +24,10 @@ struct Decision {
 // Allreduce: the vector, with a commutative operation such as MPI_SUM).
 Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes);
 
-// The coll_tuned algorithm that runs piccolo's `algorithm` at `ranks` ranks, with its name, or
-// nullopt where Open MPI has none (k-ring, rm, prd, prm; rd Allgather at p not a power of two,
-// which Open MPI runs as Bruck).
-std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int ranks);
+// The coll_tuned algorithm that runs piccolo's `algorithm` with radix k (ignored by algorithms
+// without one) at `ranks` ranks, with its name, or nullopt where Open MPI has none (k-ring, rm,
+// prd, prm; bruck with k > 2; rd Allgather at p not a power of two, which Open MPI runs as Bruck).
+std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int k,
+                                int ranks);
 
 }  // namespace piccolo::ompi

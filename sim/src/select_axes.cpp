@@ -27,7 +27,8 @@ std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& req
         if (!seen) out.push_back({&info, reported});
     };
     if (requested.empty())
-        for (const AlgorithmInfo& info : algorithms()) add(info.name, true);
+        for (const AlgorithmInfo& info : algorithms())
+            if (info.swept_by_default) add(info.name, true);
     for (const std::string& name : requested) add(name, true);
     for (const char* name : baseline_algorithms) add(name, false);
     return out;

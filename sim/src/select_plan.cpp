@@ -137,6 +137,11 @@ class Planner {
     void plan_set(std::size_t c, std::size_t p, std::size_t a,
                   std::unordered_map<std::string, std::size_t>& identities) {
         CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
+        const AlgorithmInfo& info = *sweep_.algorithms[a].info;
+        if (sweep_.collectives[c] == Collective::allreduce && !info.has_allreduce) {
+            set.unavailable = fmt::format("{} runs Allgather only", info.name);
+            return;
+        }
         const std::vector<int> ks =
             radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p], request_.radices);
         if (ks.empty())

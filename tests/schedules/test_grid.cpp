@@ -44,6 +44,13 @@ void run_grid(Collective c, Rank first, Rank last) {
                                          InputError);
                     continue;
                 }
+                if (c == Collective::allreduce && !info.has_allreduce) {
+                    // Documented refusal: bruck is an Allgather algorithm.
+                    CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
+                                         doctest::Contains("is an Allgather algorithm"),
+                                         InputError);
+                    continue;
+                }
                 expect_verified(c, std::string(info.name), k, p, bytes);
             }
 }
@@ -70,6 +77,7 @@ void run_large(Collective c, Rank p) {
         for (int k : {2, 3, 4, 8}) {
             if (!info.has_radix && k != 2) continue;
             if (info.name == "k-ring" && p % k != 0) continue;  // refused, as in the grid
+            if (c == Collective::allreduce && !info.has_allreduce) continue;  // as in the grid
             expect_verified(c, std::string(info.name), info.has_radix ? k : 0, p,
                             c == Collective::allgather ? 1 : 4 * p + 3);
         }

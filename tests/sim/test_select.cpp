@@ -151,6 +151,25 @@ TEST_CASE("ring and rd are simulated for the baseline even when not ranked") {
     }
 }
 
+TEST_CASE("bruck runs only when named, and only for Allgather") {
+    SelectRequest r = small_request(two_level(3));
+    const SelectResult plain = select(r);
+    CHECK(plain.algorithms == std::vector<std::string>{"ring", "k-ring", "rd", "rm", "prd", "prm"});
+    r.algorithms = {"bruck"};
+    const SelectResult result = select(r);
+    CHECK(result.algorithms == std::vector<std::string>{"bruck"});
+    for (const PointSelection& p : result.points) {
+        const AlgorithmOutcome& o = outcome(p, "bruck");
+        if (p.collective == Collective::allreduce) {
+            CHECK_FALSE(o.available);
+            CHECK(o.skipped == "bruck runs Allgather only");
+        } else {
+            CHECK(o.available);
+            CHECK(o.candidates.size() == 15);  // k = 2..16 at p = 16
+        }
+    }
+}
+
 TEST_CASE("-k restricts the candidates; k invalid for some p is skipped there") {
     SelectRequest r;
     r.machine = load_machine("delta");
@@ -208,7 +227,7 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     const SelectRequest base = small_request(two_level(3));
     SelectRequest r = base;
     r.algorithms = {"rm", "bogus"};
-    CHECK(message(r) == "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm)");
+    CHECK(message(r) == "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck)");
     r = base;
     r.radices = {1};
     CHECK(message(r) == "-k: every k must be at least 2 (got 1)");

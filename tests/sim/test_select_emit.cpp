@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "mpich_versions.hpp"
 #include "openmpi_defaults.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
@@ -284,6 +285,24 @@ TEST_CASE("mpich-json per MPICH version matches its expected file (keys, nesting
     }
 }
 
+TEST_CASE("mpich-json: bruck is brucks (k = 2 only) in 4.0 and k_brucks with k from 4.1") {
+    const Collective ag = Collective::allgather;
+    const mpich::Algorithm* v40 = mpich::equivalent(mpich::version("4.0"), ag, "bruck", 24);
+    REQUIRE(v40 != nullptr);
+    CHECK(v40->name == "MPIR_Allgather_intra_brucks");
+    CHECK_FALSE(v40->takes_k);
+    CHECK(v40->only_k == 2);
+    for (const char* series : {"4.1", "4.2", "4.3"}) {
+        const mpich::Algorithm* a = mpich::equivalent(mpich::version(series), ag, "bruck", 24);
+        REQUIRE(a != nullptr);
+        CHECK(a->name == "MPIR_Allgather_intra_k_brucks");
+        CHECK(a->takes_k);
+        CHECK(a->only_k == 0);
+        CHECK(mpich::equivalent(mpich::version(series), Collective::allreduce, "bruck", 24) ==
+              nullptr);
+    }
+}
+
 TEST_CASE("mpich-json: MPICH's own rules for the other collectives, per version") {
     EmitOptions options;
     options.mpich_version = "4.0";
@@ -487,12 +506,12 @@ TEST_CASE("openmpi-rules: Open MPI 4.1's own choice, and what piccolo models of 
     };
     is(fixed_decision(ag, 2, 64 * MiB), 6, "two_proc", "rd");  // p = 2: one exchange
     is(fixed_decision(ag, 16, 8), 3, "recursive_doubling", "rd");
-    is(fixed_decision(ag, 24, 8), 3, "recursive_doubling", std::nullopt);  // Bruck at 24 ranks
+    is(fixed_decision(ag, 24, 8), 3, "recursive_doubling", "bruck");  // Bruck at 24 ranks
     is(fixed_decision(ag, 32, 1023), 3, "recursive_doubling", "rd");
     is(fixed_decision(ag, 32, 1024), 5, "neighbor", std::nullopt);
     is(fixed_decision(ag, 63, 65536), 4, "ring", "ring");
-    is(fixed_decision(ag, 300, 100), 2, "bruck", std::nullopt);
-    is(fixed_decision(ag, 5000, 1), 3, "recursive_doubling", std::nullopt);
+    is(fixed_decision(ag, 300, 100), 2, "bruck", "bruck");
+    is(fixed_decision(ag, 5000, 1), 3, "recursive_doubling", "bruck");  // 5000: no power of 2
     is(fixed_decision(ag, 5000, 4096), 5, "neighbor", std::nullopt);
     is(fixed_decision(ar, 2, 8), 3, "recursive_doubling", "rd");
     is(fixed_decision(ar, 3, 4096), 4, "ring", "ring");
@@ -503,4 +522,9 @@ TEST_CASE("openmpi-rules: Open MPI 4.1's own choice, and what piccolo models of 
     is(fixed_decision(ar, 3000, 3000), 5, "segmented_ring", std::nullopt);
     is(fixed_decision(ar, 4096, 20000), 3, "recursive_doubling", "rd");
     is(fixed_decision(ar, 4096, 32768), 6, "rabenseifner", std::nullopt);
+    // Open MPI's Bruck is radix 2 and Allgather only: bruck with k = 2 runs as coll_tuned's 2.
+    CHECK(ompi::runs_as(ag, "bruck", 2, 24)->algorithm == 2);
+    CHECK(ompi::runs_as(ag, "bruck", 2, 24)->name == "bruck");
+    CHECK_FALSE(ompi::runs_as(ag, "bruck", 3, 27).has_value());
+    CHECK_FALSE(ompi::runs_as(ar, "bruck", 2, 24).has_value());
 }

@@ -52,7 +52,7 @@ void add_gen_command(CLI::App& app) {
     gen->add_option("--collective,-c", options->collective, "allgather or allreduce")
         ->capture_default_str();
     gen->add_option("--algorithm,-a", options->algorithm,
-                    "ring, k-ring, rd, rm, prd or prm (piccolo algorithms lists them)")
+                    "ring, k-ring, rd, rm, prd, prm or bruck (piccolo algorithms lists them)")
         ->required();
     gen->add_option("-k,--radix", options->k, "radix k (k-ring, rm, prm): 2 <= k <= p");
     add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();

@@ -343,20 +343,21 @@ void add_select_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "select",
         "Choose the algorithm and k per collective, message size and scale by simulating every "
-        "candidate (defaults: delta preset, allgather and allreduce, all algorithms, every "
-        "valid k, 8 B..64 MiB, 1..64 nodes)");
+        "candidate (defaults: delta preset, allgather and allreduce, all algorithms but bruck, "
+        "every valid k, 8 B..64 MiB, 1..64 nodes)");
     cmd->add_option("--machine,-m", o->machine, "preset name or machine file (YAML, PICCL XML)")
         ->capture_default_str();
     add_set_option(*cmd, o->sets);
     cmd->add_option("--collective,-c", o->collectives, "allgather, allreduce or both (a,b)")
         ->delimiter(',');
     cmd->add_option("--algorithms,-a", o->algorithms,
-                    "algorithms to rank, e.g. rm,prm,k-ring (default: all; ring and rd are "
-                    "always simulated as the baseline)")
+                    "algorithms to rank, e.g. rm,prm,k-ring (default: all but bruck, which "
+                    "runs only when named; ring and rd are always simulated as the baseline)")
         ->delimiter(',');
-    cmd->add_option("-k,--radices", o->radices,
-                    "candidate k for k-ring/rm/prm: list or range, e.g. 2,4,8 or 2-16 (default: "
-                    "every valid k)")
+    cmd->add_option(
+           "-k,--radices", o->radices,
+           "candidate k for k-ring/rm/prm/bruck: list or range, e.g. 2,4,8 or 2-16 (default: "
+           "every valid k)")
         ->delimiter(',');
     o->sizes_option =
         cmd->add_option("--sizes,-s", o->sizes,

@@ -14,7 +14,7 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm
+    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm, bruck
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
     std::uint64_t bytes = 0;  // per-rank contribution (allgather) or vector size (allreduce)
@@ -31,6 +31,11 @@ struct AlgorithmInfo {
     std::vector<int> (*valid_radices)(Rank p) = nullptr;
     bool (*accepts_radix)(Rank p, int k) = nullptr;
     Schedule (*generate)(const GenerateRequest& request) = nullptr;
+    bool has_allreduce = true;  // false: an Allgather algorithm only (generate() refuses)
+    // Whether `piccolo select` and the executor sweep it when no algorithm is named: false for
+    // algorithms added after the default sweep's output was fixed (bruck), so that the default
+    // candidates, and every file written from them, stay as they were.
+    bool swept_by_default = true;
 };
 
 std::span<const AlgorithmInfo> algorithms();

@@ -31,6 +31,8 @@ struct TaskCounts {
 //   rd, rm, prd, prm with core P, e = p - P folded ranks and round radices k_1..k_n:
 //     Allgather: 2 e + P sum (k_i - 1) transfers, P permutes for prd/prm;
 //     Allreduce: the same transfers, e + n P reduces.
+//   bruck (Allgather only): p times the partners of every phase transfers (p (k - 1) log_k p
+//     when p = k^n), p - 1 permutes; O(sqrt(p) log p) for its pipelined dependency count.
 TaskCounts count_tasks(const GenerateRequest& request);
 
 // Equal strings for two requests of the same collective, p, style and payload setting mean

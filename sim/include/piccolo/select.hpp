@@ -89,7 +89,7 @@ inline constexpr const char* baseline_algorithms[] = {"ring", "rd"};
 // is floating-point noise, not a prediction. Among equal candidates the choice follows a fixed
 // preference, the same in every output: a baseline algorithm (ring, rd) first, then fewer rounds
 // (transfers on the schedule's longest dependency chain), then the smaller k, then the order of
-// algorithms() (ring, k-ring, rd, rm, prd, prm).
+// algorithms() (ring, k-ring, rd, rm, prd, prm, bruck).
 inline constexpr double equal_time_tolerance = 1e-9;
 
 // One algorithm at one (collective, scale, size).
