@@ -8,6 +8,7 @@ packages=(
     doctest-dev libcli11-dev nlohmann-json3-dev
     libopenmpi-dev openmpi-bin mpich libmpich-dev
     python3 python3-matplotlib python3-yaml time chromium universal-ctags iproute2
+    python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pandas
 )
 missing=()
 for p in "${packages[@]}"; do
