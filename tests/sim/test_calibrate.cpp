@@ -1,12 +1,18 @@
 // piccolo calibrate on measurements whose truth is known: times simulated on the laptop-mpi
 // preset with its node latency x1.5, its node G x0.8 and its compute cost x2 stand for the
 // measurement, and the fit on the unchanged preset must find those three factors, with training
-// and held-out errors of 1. Then its refusals: noisy timings, too few cells, another layout.
+// and held-out errors of 1. Then its refusals: noisy timings, too few cells, another layout; the
+// cells' cache (each distinct schedule replayed once) and a report that does not depend on the
+// number of threads.
 #include <doctest/doctest.h>
+
+#include <fmt/format.h>
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
+#include "calibrate_cells.hpp"
 #include "piccolo/calibrate.hpp"
 #include "piccolo/error.hpp"
 #include "piccolo/machine_io.hpp"
@@ -109,4 +115,57 @@ TEST_CASE("calibrate refuses noisy timings unless forced, too few cells and anot
     Measurement wide = measured_on(profile);
     wide.ranks = 16, wide.nodes = 2, wide.ranks_per_node = 8;  // laptop-mpi has one node
     CHECK_THROWS_AS(calibrate(wide, profile), InputError);
+}
+
+TEST_CASE("calibration cells: one replay per distinct schedule, predict_candidates' times") {
+    const Machine profile = load_machine(presets + "laptop-mpi.yaml");
+    Measurement m;
+    m.origin = "cells.csv";
+    m.ranks = 4, m.nodes = 1, m.ranks_per_node = 4;
+    // ring and k-ring with k = p are the same DAG (select_fingerprint.hpp); so are rd and rm
+    // with k = 2. A size of its own is another schedule.
+    for (const auto& [algorithm, k, bytes] :
+         std::initializer_list<std::tuple<const char*, int, std::uint64_t>>{
+             {"ring", 0, 1024}, {"k-ring", 4, 1024}, {"ring", 0, 2048}, {"rd", 0, 1024},
+             {"rm", 2, 1024}, {"k-ring", 2, 1024}}) {
+        MeasuredRow row;
+        row.collective = Collective::allgather, row.algorithm = algorithm, row.k = k;
+        row.style = "mpi", row.bytes = bytes, row.runs = 10;
+        m.candidates.push_back(row);
+    }
+    const detail::CalibrationCells cells(m);
+    CHECK(cells.distinct_schedules() == 4);
+    const std::vector<double> expected = predict_candidates(m, profile);
+    const std::vector<std::size_t> rows{5, 0, 1, 2, 3, 4};
+    const std::vector<double> got = cells.predict(profile, rows);
+    REQUIRE(got.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) CHECK(got[i] == expected[rows[i]]);
+    CHECK(got[1] == got[2]);  // ring, k-ring with k = 4
+    CHECK(got[4] == got[5]);  // rd, rm with k = 2
+    CHECK(got[1] != got[3]);  // 1 KiB, 2 KiB
+}
+
+TEST_CASE("calibrate writes the same report with 1, 2 and every thread") {
+    const Machine profile = load_machine(presets + "laptop-mpi.yaml");
+    Measurement m = measured_on(scaled(profile));
+    // Off the model by up to +-20 %, in a fixed pattern, so that no fit is exact.
+    for (std::size_t i = 0; i < m.candidates.size(); ++i) {
+        MeasuredRow& row = m.candidates[i];
+        row.median_s *= 1 + 0.2 * std::sin(static_cast<double>(i) * 2.3);
+        row.ci_low_s = row.ci_high_s = row.median_s;
+    }
+    auto text = [&](int threads) {
+        const CalibrationReport r = calibrate(m, profile, {false, threads});
+        std::string all = calibration_table(r) + calibrated_yaml(r, "piccolo calibrate");
+        for (const CalibrationFit& f : r.by_algorithm)
+            for (double x : f.factors) all += fmt::format(" {:a}", x);  // every bit
+        for (const CalibrationFit& f : r.by_size)
+            for (double x : f.factors) all += fmt::format(" {:a}", x);
+        for (double x : r.all.factors) all += fmt::format(" {:a}", x);
+        return all + fmt::format(" {:a} {:a}", r.held_out_by_algorithm, r.held_out_by_size);
+    };
+    const std::string one = text(1);
+    CHECK(one.find("node.time") != std::string::npos);
+    CHECK(text(2) == one);
+    CHECK(text(0) == one);
 }

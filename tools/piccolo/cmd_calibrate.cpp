@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "machine_option.hpp"
 #include "piccolo/calibrate.hpp"
+#include "piccolo/error.hpp"
 #include "text_files.hpp"
 
 namespace piccolo::cli {
@@ -19,13 +20,17 @@ struct CalibrateCommand {
     std::vector<std::string> sets;
     std::string output;
     bool force = false;
+    int threads = 0;
+    const CLI::Option* threads_option = nullptr;
 };
 
 void run_calibrate(const CalibrateCommand& c) {
     if (!c.output.empty()) check_writable(c.output);
     const Measurement measurement = read_measurement(c.measured);
     const Machine machine = load_machine_with(c.machine, c.sets);
-    const CalibrationReport report = calibrate(measurement, machine, {c.force});
+    if (c.threads_option->count() > 0 && c.threads < 1)
+        throw InputError(fmt::format("--threads: must be >= 1 (got {})", c.threads));
+    const CalibrationReport report = calibrate(measurement, machine, {c.force, c.threads});
     fmt::print("{}", calibration_table(report));
     if (!c.output.empty()) write_text_file(c.output, calibrated_yaml(report, this_command_line()));
 }
@@ -48,6 +53,9 @@ void add_calibrate_command(CLI::App& app) {
     cmd->add_option("-o,--output", c->output,
                     "write the calibrated machine YAML (with a record of the fit) here");
     cmd->add_flag("--force", c->force, "calibrate on timings flagged noisy");
+    c->threads_option = cmd->add_option(
+        "--threads,-j", c->threads,
+        "worker threads (default: every core); the output is the same for any number");
     cmd->callback([c] { run_calibrate(*c); });
 }
 

@@ -10,7 +10,10 @@
 // Only the knobs the measurement exercises are fitted (a knob that moves no prediction when
 // doubled is left at 1 and listed). The fit minimizes the mean |log(predicted/measured)| over
 // the training cells (a cell: one candidate at one size), one knob at a time by golden
-// section over factors in [1/8, 8], until a sweep over the knobs improves nothing.
+// section over factors in [1/8, 8], until a sweep over the knobs improves it by less than 1e-4
+// of itself. The fits (every cell, then each fold) run in parallel, and so do the replays of
+// one evaluation (sim/src/calibrate_cells.hpp): each distinct schedule is generated once and
+// replayed once per evaluation.
 
 #include <cstddef>
 #include <string>
@@ -54,6 +57,7 @@ struct CalibrationReport {
 
 struct CalibrateOptions {
     bool force_noisy = false;  // calibrate a measurement flagged noisy
+    int threads = 0;           // 0: every core; the report is the same for any number
 };
 
 // Throws InputError (one line naming the measurement's file) when the measurement is flagged
