@@ -16,13 +16,13 @@ std::string LoadedSchedule::where(TaskId task) const {
     return origin;
 }
 
-LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin) {
-    if (std::optional<LoadedSchedule> streamed = detail::stream_schedule_xml(text, origin))
+LoadedSchedule parse_schedule_xml(std::string text, const std::string& origin, Payload payload) {
+    if (std::optional<LoadedSchedule> streamed = detail::stream_schedule_xml(text, origin, payload))
         return std::move(*streamed);
-    return parse_schedule_xml_dom(std::move(text), origin);
+    return parse_schedule_xml_dom(std::move(text), origin, payload);
 }
 
-LoadedSchedule read_schedule_xml(const std::filesystem::path& file) {
+LoadedSchedule read_schedule_xml(const std::filesystem::path& file, Payload payload) {
     // A regular file streams from the disk and is read again, whole, only when the streaming
     // reader declines it; a pipe or a device cannot be read twice, so it is read whole at once.
     std::error_code error;
@@ -30,11 +30,11 @@ LoadedSchedule read_schedule_xml(const std::filesystem::path& file) {
         std::ifstream in(file, std::ios::binary);
         if (in)
             if (std::optional<LoadedSchedule> streamed =
-                    detail::stream_schedule_xml(in, file.string()))
+                    detail::stream_schedule_xml(in, file.string(), payload))
                 return std::move(*streamed);
     }
     return parse_schedule_xml_dom(read_input_file(file, "schedule", kMaxScheduleFileBytes),
-                                  file.string());
+                                  file.string(), payload);
 }
 
 }  // namespace piccolo

@@ -47,8 +47,10 @@ struct RawLists {
 
 class XmlReader {
   public:
-    XmlReader(std::string text, std::string origin)
-        : text_(std::move(text)), origin_(std::move(origin)) {}
+    XmlReader(std::string text, std::string origin, Payload payload)
+        : text_(std::move(text)),
+          origin_(std::move(origin)),
+          keep_payload_(payload == Payload::read) {}
 
     LoadedSchedule read() {
         index_lines();
@@ -167,12 +169,14 @@ class XmlReader {
         // The verifier keeps a record per (rank, piece); allgather has a block per rank.
         const std::uint64_t pairs =
             std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks);
-        if (pairs > kMaxRankPieces)
+        if (keep_payload_ && pairs > kMaxRankPieces)
             fail(root,
                  fmt::format("nodes x {}: {} x {} is more than the {} (rank, {}) pairs a "
-                             "schedule may have",
+                             "schedule may have when its {} are read (piccolo sim reads the "
+                             "file without them)",
                              payload_name_, s.shape.ranks, s.shape.pieces, kMaxRankPieces,
-                             s.shape.collective == Collective::allgather ? "block" : "segment"));
+                             s.shape.collective == Collective::allgather ? "block" : "segment",
+                             payload_name_));
     }
 
     std::uint32_t intern_size(std::uint64_t bytes) {
@@ -214,7 +218,7 @@ class XmlReader {
                 rank = a.value();
             else if (name == "kind")
                 kind = a.value();
-            else if (name == payload_name_)
+            else if (name == payload_name_ && keep_payload_)
                 pieces = a.value();
         }
         auto need = [&](const char* value, const char* name) {
@@ -386,6 +390,7 @@ class XmlReader {
 
     std::string text_;
     std::string origin_;
+    bool keep_payload_;
     pugi::xml_document document_;
     LoadedSchedule result_;
     const char* payload_name_ = "blocks";
@@ -406,8 +411,9 @@ class XmlReader {
 
 }  // namespace
 
-LoadedSchedule parse_schedule_xml_dom(std::string text, const std::string& origin) {
-    return XmlReader(std::move(text), origin).read();
+LoadedSchedule parse_schedule_xml_dom(std::string text, const std::string& origin,
+                                      Payload payload) {
+    return XmlReader(std::move(text), origin, payload).read();
 }
 
 }  // namespace piccolo

@@ -55,7 +55,8 @@ const XmlAttribute* optional(const XmlTag& tag, std::string_view name) {
 
 class StreamReader {
   public:
-    explicit StreamReader(XmlWindow& window) : window_(window) {}
+    StreamReader(XmlWindow& window, Payload payload)
+        : window_(window), keep_payload_(payload == Payload::read) {}
 
     LoadedSchedule read(const std::string& origin) {
         window_.skip_prolog();
@@ -101,8 +102,9 @@ class StreamReader {
             s.shape.pieces = segments ? integer<std::uint32_t>(segments->value, 1) : 1;
         }
         payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
-        if (std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks) >
-            kMaxRankPieces)
+        if (keep_payload_ &&
+            std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks) >
+                kMaxRankPieces)
             decline();
     }
 
@@ -158,7 +160,7 @@ class StreamReader {
                 t.rank = a.value;
             else if (n == "kind")
                 t.kind = a.value;
-            else if (n == payload_name_)
+            else if (n == payload_name_ && keep_payload_)
                 t.pieces = a.value, t.has_pieces = true;
         }
         return t;
@@ -282,6 +284,7 @@ class StreamReader {
     }
 
     XmlWindow& window_;
+    bool keep_payload_;
     XmlTag tag_;
     LoadedSchedule result_;
     std::string_view payload_name_ = "blocks";
@@ -301,21 +304,23 @@ class StreamReader {
 
 }  // namespace
 
-std::optional<LoadedSchedule> stream_schedule_xml(std::string& text, const std::string& origin) {
+std::optional<LoadedSchedule> stream_schedule_xml(std::string& text, const std::string& origin,
+                                                  Payload payload) {
     XmlWindow window(std::move(text));
     std::optional<LoadedSchedule> result;
     try {
-        result = StreamReader(window).read(origin);
+        result = StreamReader(window, payload).read(origin);
     } catch (const NotStreamable&) {
     }
     text = window.release();
     return result;
 }
 
-std::optional<LoadedSchedule> stream_schedule_xml(std::istream& in, const std::string& origin) {
+std::optional<LoadedSchedule> stream_schedule_xml(std::istream& in, const std::string& origin,
+                                                  Payload payload) {
     XmlWindow window(in, origin);
     try {
-        return StreamReader(window).read(origin);
+        return StreamReader(window, payload).read(origin);
     } catch (const NotStreamable&) {
         return std::nullopt;
     }

@@ -16,10 +16,12 @@ namespace piccolo::detail {
 
 // The schedule in `text`, or nullopt when the DOM reader must read it. `text` is unchanged
 // either way (it is moved into the reader and back), but not when the reader throws.
-std::optional<LoadedSchedule> stream_schedule_xml(std::string& text, const std::string& origin);
+std::optional<LoadedSchedule> stream_schedule_xml(std::string& text, const std::string& origin,
+                                                  Payload payload = Payload::read);
 
 // The same from a stream read in pieces of a few MiB, so that memory follows the IR, not the
 // file. Throws InputError when the stream holds more than kMaxScheduleFileBytes or fails.
-std::optional<LoadedSchedule> stream_schedule_xml(std::istream& in, const std::string& origin);
+std::optional<LoadedSchedule> stream_schedule_xml(std::istream& in, const std::string& origin,
+                                                  Payload payload = Payload::read);
 
 }  // namespace piccolo::detail

@@ -98,6 +98,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         if (cpu) {
             pools_[send_ports] = SlotPool(ranks_, 1);
             pools_[receive_ports] = SlotPool(ranks_, 1);
+            receiving_.assign(s.size(), false);
         }
         if (!levels_fixed_) level_.assign(s.size(), 0);
         if (network_.fair()) {
@@ -132,6 +133,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             case EventKind::flow_end:
                 return flow_end(e.id(), e.time);
             case EventKind::received:
+                receiving_[e.id()] = true;
                 return request<processors>(s_.dst[e.id()], e.id(), e.time);
             case EventKind::ready:
                 return ready_run(e.id(), e.time);
@@ -148,11 +150,11 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
 
     // `since`: when the request was made (for a receive: when the first byte arrived).
     template <Pool P>
-    void granted(Rank owner, TaskId t, SimTime start, SimTime since, SlotRef slot) {
+    void granted(TaskId t, SimTime start, SimTime since, SlotRef slot) {
         if constexpr (P == send_slots)
             start_send(t, start, slot);
         else if constexpr (P == processors)
-            processor_granted(owner, t, start, since, slot);
+            processor_granted(t, start, since, slot);
         else if constexpr (P == send_ports)
             port_granted(t, start, slot);
         else
@@ -205,10 +207,12 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     }
 
     // `since`: when the request was made (a compute task's ready time).
-    void processor_granted(Rank rank, TaskId t, SimTime start, SimTime since, SlotRef slot) {
+    void processor_granted(TaskId t, SimTime start, SimTime since, SlotRef slot) {
         if (s_.kind[t] != TaskKind::transfer) return computed(t, since, start, slot);
         const Price& x = price(t);
-        if (s_.src[t] == rank) {  // o_s of a send
+        // Not told by the rank: a quotient's transfer may go from a representative to itself
+        // (a ring over one representative), its o_s and its o_r both on that rank's processor.
+        if (!receiving_[t]) {  // o_s of a send
             slot.hold(start + x.o_s, start + x.o_s);
             if (tracing()) record_.trace(t).send_start = to_seconds(start);
             events_.push({start + x.o_s, EventKind::inject, t});
@@ -444,6 +448,9 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
+    // cpu overheads only, per task: its reception is over and it waits for, or holds, the
+    // processor for its o_r (else a transfer's processor request is its o_s).
+    std::vector<bool> receiving_;
     std::vector<FairShare::Use> uses_;  // scratch
     Dependencies dependencies_;
     GiveUp give_up_;

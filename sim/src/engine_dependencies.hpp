@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "event_queue.hpp"
+#include "partial_waiters.hpp"
 #include "piccolo/schedule.hpp"
 
 namespace piccolo::detail {
@@ -17,20 +18,16 @@ class Dependencies {
     Dependencies(const Schedule& s, const Schedule::Successors& successors)
         : s_(s), successors_(successors) {}
 
-    // Pushes a READY at time 0 for every run leader that waits for nothing, and starts counting
-    // where some task waits for more than one. Where none does (a pipelined ring), a release
-    // makes its successors ready at once and nothing is kept per waiter.
+    // Pushes a READY at time 0 for every run leader that waits for nothing, and notes whether
+    // some task waits for more than one. Where none does (a pipelined ring), a release makes its
+    // successors ready at once.
     void start(EventQueue& events) {
-        bool joins = false;
         for (TaskId t = 0; t < s_.size(); ++t) {
             const std::uint32_t count = dependencies(t);
-            joins = joins || count > 1;
+            joins_ = joins_ || count > 1;
             if (count == 0 && leads(t)) events.push({0, EventKind::ready, t});
         }
-        if (!joins) return;
-        pending_.resize(waiter_count());
-        for (std::size_t w = 0; w < pending_.size(); ++w)
-            pending_[w] = {0, dependencies(successors_.task_of(static_cast<std::uint32_t>(w)))};
+        if (joins_) partial_ = PartialWaiters(waiter_count());
     }
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
@@ -39,17 +36,11 @@ class Dependencies {
     [[gnu::noinline]] void release(const Csr<TaskId>& successors, TaskId t, SimTime time,
                                    EventQueue& events) {
         if (successors.rows() == 0) return;
-        if (pending_.empty()) {  // each successor waits for this task alone
-            for (std::uint32_t waiter : successors.row(t))
-                events.push({time, EventKind::ready, successors_.task_of(waiter)});
-            return;
-        }
         for (std::uint32_t waiter : successors.row(t)) {
-            Pending& next = pending_[waiter];
-            const SimTime at = next.ready_at > time ? next.ready_at : time;
-            next.ready_at = at;
-            if (--next.missing != 0) continue;
-            events.push({at, EventKind::ready, successors_.task_of(waiter)});
+            const TaskId task = successors_.task_of(waiter);
+            SimTime at = time;
+            if (joins_ && !wait_for_rest(waiter, task, at)) continue;
+            events.push({at, EventKind::ready, task});
         }
     }
 
@@ -62,29 +53,38 @@ class Dependencies {
     }
 
   private:
+    // One of the waiter's dependencies is done at `time`: false while others are missing; else
+    // true with `time` raised to the latest of them (they are done in event order, not in time
+    // order: a delivery is known when its reception starts).
+    bool wait_for_rest(std::uint32_t waiter, TaskId task, SimTime& time) {
+        PartialWaiters::Entry* entry = partial_.find(waiter);
+        if (!entry) {
+            const std::uint32_t count = dependencies(task);
+            if (count == 1) return true;
+            partial_.add(waiter, time, count - 1);
+            return false;
+        }
+        if (entry->ready_at > time) time = entry->ready_at;
+        entry->ready_at = time;
+        if (--entry->missing != 0) return false;
+        partial_.erase(*entry);
+        return true;
+    }
+
     [[nodiscard]] bool leads(TaskId t) const {
         return successors_.run.empty() || successors_.run[t] > 0;
+    }
+    // The joined lists' waiters, else every task.
+    [[nodiscard]] std::size_t waiter_count() const {
+        return successors_.waiters.empty() ? s_.size() : successors_.waiters.size();
     }
     [[nodiscard]] std::uint32_t dependencies(TaskId t) const {
         return static_cast<std::uint32_t>(s_.deps.row(t).size() + s_.sent_deps_of(t).size());
     }
-    // The joined lists' waiters, or every task where the lists name tasks; none where no task
-    // waits for anything.
-    [[nodiscard]] std::size_t waiter_count() const {
-        if (!successors_.waiters.empty()) return successors_.waiters.size();
-        return successors_.delivered.items.empty() && successors_.sent.items.empty() ? 0
-                                                                                     : s_.size();
-    }
-
     const Schedule& s_;
     const Schedule::Successors& successors_;
-    // Per waiter (Schedule::Successors::waiters, else per task): what it still waits for; empty
-    // where no task waits for more than one. Packed: 12 bytes, no more than two arrays.
-    struct [[gnu::packed]] Pending {
-        SimTime ready_at = 0;       // its latest dependency's time so far
-        std::uint32_t missing = 0;  // dependencies not yet done
-    };
-    std::vector<Pending> pending_;
+    bool joins_ = false;         // some task waits for more than one dependency
+    PartialWaiters partial_{0};  // waiters (Successors::waiters, else tasks) under way
 };
 
 }  // namespace piccolo::detail

@@ -32,10 +32,10 @@ class PoolQueues {
         if constexpr (Plain && P == receive_slots) {
             SlotRef slot = p.claim_earliest(o, now, start);
             engine().record_pool_wait(P, start - now);  // recorded only when > 0
-            return engine().template granted<P>(owner, t, start, now, slot);
+            return engine().template granted<P>(t, start, now, slot);
         }
         if (auto slot = p.claim(o, now, start))
-            return engine().template granted<P>(owner, t, start, now, *slot);
+            return engine().template granted<P>(t, start, now, *slot);
         p.enqueue(o, {t, now});
         schedule_wake(P, owner, now);
     }
@@ -69,7 +69,7 @@ class PoolQueues {
             const Waiting w = p.front(o);
             p.pop(o);
             engine().record_pool_wait(P, start - w.since);
-            engine().template granted<P>(owner, w.task, start, w.since, *slot);
+            engine().template granted<P>(w.task, start, w.since, *slot);
         }
     }
 

@@ -13,9 +13,11 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <vector>
 
+#include "dependency_reach.hpp"
 #include "network.hpp"
 #include "pricing.hpp"
 #include "server_counts.hpp"
@@ -324,8 +326,13 @@ class BoundPass {
     }
 
     // The latest earliest completion, over the tasks in an order where dependencies come first.
+    // In id order (generated schedules) done_ keeps only the times a later task can still name,
+    // slot = id mod a power of two above the farthest reach back (docs/bounds.md).
     SimTime dependency_chain() {
-        done_.assign(s_.size(), 0);
+        const std::optional<TaskId> reach = dependency_reach(s_);
+        const std::size_t window = reach ? std::bit_ceil(std::size_t{*reach} + 1) : s_.size();
+        done_.assign(std::min(window, s_.size()), 0);
+        done_mask_ = window < s_.size() ? static_cast<TaskId>(window - 1) : ~TaskId{0};
         SimTime longest = 0;
         std::optional<TaskId> last;  // the task visited before, and when it was ready
         SimTime last_ready = 0;
@@ -333,12 +340,14 @@ class BoundPass {
             // A round's sends from one rank wait for the same messages (the round-synchronous
             // styles give each the same dependencies): their readiness is found once.
             if (!last || !same_wait(t, *last))
-                last_ready = ready_at_earliest(t, [this](TaskId d) { return done_[d]; });
+                last_ready =
+                    ready_at_earliest(t, [this](TaskId d) { return done_[d & done_mask_]; });
             last = t;
-            done_[t] = std::min(max_time, done_after(t, last_ready));
-            longest = std::max(longest, done_[t]);
+            const SimTime done = std::min(max_time, done_after(t, last_ready));
+            done_[t & done_mask_] = done;
+            longest = std::max(longest, done);
         };
-        if (points_backward()) {
+        if (!reach) {  // a dependency points forwards
             for (TaskId t : kahn_order()) visit(t);
         } else {
             for (TaskId t = 0; t < s_.size(); ++t) visit(t);  // every generated schedule
@@ -391,16 +400,6 @@ class BoundPass {
         return s_.src[t] == s_.src[u] && s_.same_dependencies(t, u);
     }
 
-    [[nodiscard]] bool points_backward() const {
-        for (TaskId t = 0; t < s_.size(); ++t) {
-            for (TaskId d : s_.deps.row(t))
-                if (d >= t) return true;
-            for (TaskId d : s_.sent_deps_of(t))
-                if (d >= t) return true;
-        }
-        return false;
-    }
-
     // Dependencies first; tasks on a cycle are left out (the engine refuses such a schedule).
     [[nodiscard]] std::vector<TaskId> kahn_order() const {
         const Schedule::Successors next = s_.successors();
@@ -427,7 +426,8 @@ class BoundPass {
     Network network_;
     std::vector<ServerSet> servers_;
     std::vector<std::vector<int>> unit_;  // [level][rank]
-    std::vector<SimTime> done_;
+    std::vector<SimTime> done_;           // by task id & done_mask_ (dependency_chain())
+    TaskId done_mask_ = ~TaskId{0};
     std::vector<Held> sends_, receives_;  // through_slots()'s scratch
     std::size_t ranks_ = 0, levels_ = 0;
     bool passed_ = false;  // a busy time proved the bound above `enough`: the rest is skipped

@@ -170,3 +170,31 @@ TEST_CASE("streaming reader: lists past kMaxListItems ids get the DOM reader's m
     CHECK_FALSE(streamed.has_value());
     CHECK(error_of([&] { parse_schedule_xml(unusual, "u.xml"); }) == expected);
 }
+
+// Without the payload (what piccolo sim reads), both readers take a file of more (rank, piece)
+// pairs than kMaxRankPieces and skip its payload attributes unread, even malformed ones; with it,
+// both refuse the file with the same message.
+TEST_CASE("both readers: a file read without its payload has no (rank, piece) limit") {
+    const std::string text =
+        "<collective name=\"allreduce\" nodes=\"8\" buffer_size=\"64\" segments=\"4000000000\">\n"
+        "<transfer id=\"0\" size=\"8\" src=\"0\" dst=\"1\" segments=\"0-3999999999\"/>\n"
+        "<transfer id=\"1\" size=\"8\" src=\"1\" dst=\"2\" deps=\"0\" segments=\"x\"/>\n"
+        "</collective>\n";
+    std::string streamed_text = text;
+    const std::optional<LoadedSchedule> streamed =
+        detail::stream_schedule_xml(streamed_text, "p.xml", Payload::skip);
+    REQUIRE(streamed.has_value());
+    const LoadedSchedule dom = parse_schedule_xml_dom(text, "p.xml", Payload::skip);
+    check_same(*streamed, dom);
+    CHECK(dom.schedule.size() == 2);
+    CHECK(dom.schedule.shape.pieces == 4000000000U);
+    CHECK_FALSE(dom.schedule.has_payload());
+    CHECK(dom.schedule.deps.items == std::vector<TaskId>{0});
+
+    const std::string expected =
+        "p.xml:1: nodes x segments: 8 x 4000000000 is more than the 16777216 (rank, segment) "
+        "pairs a schedule may have when its segments are read (piccolo sim reads the file "
+        "without them)";
+    CHECK(error_of([&] { parse_schedule_xml_dom(text, "p.xml"); }) == expected);
+    CHECK(error_of([&] { parse_schedule_xml(text, "p.xml"); }) == expected);
+}

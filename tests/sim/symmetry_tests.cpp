@@ -127,6 +127,15 @@ Machine cpu_nodes() {
     return m;
 }
 
+// delta with cpu overheads on every level: one rank per node makes units of one rank.
+Machine cpu_everywhere() {
+    Machine m = load_preset("delta");
+    for (Level& level : m.levels) level.overhead = OverheadModel::cpu;
+    m.name = "delta-cpu";
+    validate_machine(m);
+    return m;
+}
+
 }  // namespace
 
 TEST_CASE("symmetry: quotients replay exactly like the full schedules") {
@@ -143,6 +152,18 @@ TEST_CASE("symmetry: quotients replay exactly like the full schedules") {
     }
     MESSAGE(fmt::format("{} schedules reduced, {} refused", tally.reduced, tally.refused));
     CHECK(tally.reduced > 200);
+}
+
+TEST_CASE("symmetry: a representative that sends to itself under cpu overheads") {
+    // One rank per node: a ring's quotient has one representative whose every transfer goes to
+    // itself, its o_s and its o_r on one processor. The engine once took the o_r's processor grant
+    // for a second o_s and sent the message again and again until simulated time ran out.
+    Tally tally;
+    for (bool contention : {true, false}) {
+        check_machine(cpu_everywhere(), 4, 1, contention, std::uint64_t{1} << 26, tally);
+        check_machine(cpu_everywhere(), 8, 1, contention, 8, tally);
+    }
+    CHECK(tally.reduced > 0);
 }
 
 TEST_CASE("symmetry: the plan refuses what it cannot reduce exactly, and says why") {

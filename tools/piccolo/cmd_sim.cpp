@@ -166,7 +166,10 @@ void run_sim(const SimCommand& c) {
             throw InputError(
                 "--style: a schedule file brings its own dependencies; --style is for "
                 "schedules generated with --algorithm");
-        LoadedSchedule loaded = read_schedule_xml(c.schedule_file);
+        // The replay needs transfers, sizes and dependencies only: without the payload, files
+        // of any ranks x pieces are read (an Allgather of p ranks has p^2 (rank, block) pairs);
+        // the data-flow proof is piccolo verify's.
+        LoadedSchedule loaded = read_schedule_xml(c.schedule_file, Payload::skip);
         std::vector<TaskId> order;
         if (auto v = verify_structure(loaded.schedule, order))
             throw InputError(fmt::format(
@@ -222,7 +225,10 @@ void add_sim_command(CLI::App& app) {
     auto c = std::make_shared<SimCommand>();
     CLI::App* sim = app.add_subcommand(
         "sim", "Simulate a schedule on a machine (a file, or generated with --algorithm)");
-    sim->add_option("schedule", c->schedule_file, "schedule XML file (piccolo or PICCL format)");
+    sim->add_option(
+        "schedule", c->schedule_file,
+        "schedule XML file (piccolo or PICCL format); read without its blocks/segments payload, "
+        "whose data flow piccolo verify checks");
     sim->add_option("--machine,-m", c->machine,
                     "preset name (piccolo machines) or YAML / PICCL XML file")
         ->capture_default_str();
