@@ -4,10 +4,14 @@
 
 #include <pybind11/pybind11.h>
 
+#include <chrono>
+#include <exception>
+#include <future>
 #include <string>
 #include <vector>
 
 #include "piccolo/machine.hpp"
+#include "piccolo/select.hpp"
 
 namespace piccolo::python {
 
@@ -33,6 +37,36 @@ py::object make_rows(py::list rows, py::dict meta);
 template <class T>
 py::object optional_value(const std::optional<T>& value) {
     return value ? py::cast(*value) : py::none();
+}
+
+// Runs `work` (a sweep given `progress`) on a thread of its own, without the GIL, while this
+// (the main) thread looks for signals every 50 ms: Python runs its signal handlers only on the
+// main thread, between bytecodes, and a long C++ call would otherwise hold Ctrl-C until it ends.
+// A KeyboardInterrupt (or any exception a handler raises) cancels the sweep, waits for it to stop
+// (at most one replay per thread) and propagates.
+template <class Work>
+auto interruptible(SweepProgress& progress, Work work) -> decltype(work()) {
+    std::future<decltype(work())> result;
+    {
+        py::gil_scoped_release release;
+        result = std::async(std::launch::async, work);
+    }
+    for (;;) {
+        {
+            py::gil_scoped_release release;
+            if (result.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready)
+                break;
+        }
+        if (PyErr_CheckSignals() != 0) {
+            progress.cancel();
+            {
+                py::gil_scoped_release release;
+                result.wait();
+            }
+            throw py::error_already_set();
+        }
+    }
+    return result.get();  // rethrows the sweep's own exception
 }
 
 }  // namespace piccolo::python

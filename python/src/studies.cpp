@@ -116,11 +116,9 @@ py::object run_select(const py::handle& machine, const SweepArgs& args) {
     for (int n : args.nodes) request.scales.push_back({n, ppn});
     request.style =
         args.style ? parse_style(*args.style) : request.machine.style.value_or(Style::mpi);
-    SelectResult result;
-    {
-        py::gil_scoped_release release;
-        result = select(request);
-    }
+    SweepProgress progress;
+    request.progress = &progress;
+    const SelectResult result = interruptible(progress, [&] { return select(request); });
     py::list rows;
     for (const PointSelection& p : result.points) rows.append(selection_row(p));
     py::dict meta;
@@ -160,11 +158,9 @@ py::object run_compare(std::vector<Machine> machines, const SweepArgs& args) {
     for (int n : args.nodes) request.sweep.scales.push_back({n, ppn});
     request.sweep.style =
         args.style ? parse_style(*args.style) : request.machines.front().style.value_or(Style::mpi);
-    Comparison comparison;
-    {
-        py::gil_scoped_release release;
-        comparison = compare(request);
-    }
+    SweepProgress progress;
+    request.sweep.progress = &progress;
+    const Comparison comparison = interruptible(progress, [&] { return compare(request); });
     py::list rows, names;
     for (std::size_t p = 0; p < comparison.point_count(); ++p)
         for (std::size_t m = 0; m < comparison.results.size(); ++m)
@@ -228,8 +224,8 @@ constexpr const char* sweep_doc =
     " Keywords as the CLI's options: collectives (default both), algorithms (default all), "
     "radices (default every valid k), sizes in bytes (default 8 B..64 MiB), nodes (default "
     "1..64), ppn (default devices per node), style (default the machine's, else 'mpi'), "
-    "contention, threads (default every core), simulate_all. The sweep cannot be interrupted: "
-    "the selector offers no hook to stop it.";
+    "contention, threads (default every core), simulate_all. Ctrl-C cancels the sweep "
+    "(KeyboardInterrupt once the replays under way end).";
 
 // Defines `name` as f(leading..., keyword-only sweep options): the sweep keywords are spelled
 // once for select, compare and vary.

@@ -105,6 +105,7 @@ class SweepRun {
         sweep_.bounds.assign(sweep_.times.size(), not_run);
         sweep_.rounds.assign(units_.size(), 0);
         run_batch(0, budget, threads);
+        if (cancelled()) throw SweepCancelled();
         if (std::any_of(units_.begin(), units_.end(), [](const Unit& u) { return u.bounded; })) {
             update_thresholds();
             if (detail::mark_scouted(sweep_, units_)) {
@@ -120,6 +121,7 @@ class SweepRun {
             update_thresholds();
             run_batch(3, budget, threads);
         }
+        if (cancelled()) throw SweepCancelled();
         stats_.memory_budget = budget;
         for (const Unit& u : units_) {
             stats_.generate_seconds += u.generate_seconds;
@@ -302,6 +304,7 @@ class SweepRun {
     // free it. A scouted unit is not generated again where its bounds leave every point out.
     void run_unit(std::size_t u) {
         Unit& unit = units_[u];
+        if (cancelled()) return;
         if (!unit.error.empty()) return;  // left out for memory, or refused by the bound pass
         if (unit.symmetry.representatives > 0) return run_symmetric_unit(unit, u);
         std::vector<std::pair<std::size_t, std::size_t>> points;
@@ -322,6 +325,7 @@ class SweepRun {
         ChainHint hint;  // points_of() lists each scale's sizes in ascending order
         CountsByScale counts;
         for (const auto& [scale, z] : points) {
+            if (cancelled()) break;
             set_message_size(schedule, sweep_.sizes[z]);
             const auto bounding = Clock::now();
             const bool out =
@@ -348,6 +352,10 @@ class SweepRun {
         unit.bound_seconds += bound_seconds;
         unit.simulate_seconds = seconds_between(generated, Clock::now()) - bound_seconds;
     }
+    [[nodiscard]] bool cancelled() const {
+        return request_.progress && request_.progress->cancelled();
+    }
+
     void progress(std::uint64_t tasks) const {
         if (request_.progress) request_.progress->add(tasks);
     }

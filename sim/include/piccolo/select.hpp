@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,9 +40,21 @@ class SweepProgress {
                           : static_cast<double>(done_.load(std::memory_order_relaxed)) /
                                 static_cast<double>(total);
     }
+    // Asks a sweep under way to stop (from any thread): it starts no further job and no further
+    // simulation of a job under way, then select() throws SweepCancelled. A replay already
+    // running ends first: at most one replay's time per thread.
+    void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
   private:
     std::atomic<std::uint64_t> done_{0}, total_{0};
+    std::atomic<bool> cancelled_{false};
+};
+
+// What select() (and compare(), which runs it per machine) throws once its progress is cancelled.
+class SweepCancelled : public std::runtime_error {
+  public:
+    SweepCancelled() : std::runtime_error("the sweep was cancelled") {}
 };
 
 struct SelectRequest {
