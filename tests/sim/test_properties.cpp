@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <numeric>
 
+#include "piccolo/machine_io.hpp"
 #include "random_cases.hpp"
 
 using namespace piccolo;
@@ -36,12 +39,24 @@ Case draw(Random& random, std::uint64_t seed, int index) {
     return c;
 }
 
+// With PICCOLO_PROPERTY_CASES set to a folder, every case drawn is also written there as
+// seed-S-I.xml and seed-S-I.yaml (its schedule and machine, as `piccolo sim FILE -m MACHINE`
+// reads them), for tests/sim/docs_engine to replay from the docs alone.
+void dump(const Case& c, std::uint64_t seed, int index) {
+    const char* folder = std::getenv("PICCOLO_PROPERTY_CASES");
+    if (folder == nullptr) return;
+    const std::string base = fmt::format("{}/seed-{}-{}", folder, seed, index);
+    std::ofstream(base + ".xml") << schedule_to_xml(c.schedule);
+    std::ofstream(base + ".yaml") << machine_to_yaml(c.machine.machine);
+}
+
 // Draws graphs_per_case cases from `seed` and checks each.
 template <class Check>
 void for_random_cases(std::uint64_t seed, Check check) {
     Random random(seed);
     for (int i = 0; i < graphs_per_case; ++i) {
         const Case c = draw(random, seed, i);
+        dump(c, seed, i);
         INFO(c.name);
         check(c, random);
     }
