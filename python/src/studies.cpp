@@ -178,16 +178,7 @@ py::object run_compare(std::vector<Machine> machines, const SweepArgs& args) {
 std::vector<std::string> variant_texts(const py::handle& variant) {
     if (!py::isinstance<py::str>(variant)) return variant.cast<std::vector<std::string>>();
     const std::string text = variant.cast<std::string>();
-    std::vector<std::string> texts;
-    std::string word;
-    for (char c : text + ",") {
-        if (c == ',' || c == ' ' || c == '\t') {
-            if (!word.empty()) texts.push_back(word);
-            word.clear();
-        } else {
-            word += c;
-        }
-    }
+    std::vector<std::string> texts = split_overrides(text);
     if (texts.empty())
         throw InputError("variant '" + text + "': give overrides such as system.G*0.5");
     return texts;

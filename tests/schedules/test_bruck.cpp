@@ -10,8 +10,10 @@
 #include "piccolo/generate.hpp"
 #include "piccolo/task_count.hpp"
 #include "piccolo/verify.hpp"
+#include "schedule_edits.hpp"
 
 using namespace piccolo;
+using piccolo::test::without_dependency;
 
 namespace {
 
@@ -91,18 +93,6 @@ TEST_CASE("bruck: Allreduce is refused, naming the option and the algorithms tha
 }
 
 namespace {
-
-Schedule without_dependency(Schedule s, TaskId task, std::size_t which) {
-    Csr<TaskId> deps;
-    for (TaskId t = 0; t < s.size(); ++t) {
-        const auto row = s.deps.row(t);
-        for (std::size_t i = 0; i < row.size(); ++i)
-            if (t != task || i != which) deps.items.push_back(row[i]);
-        deps.close_row();
-    }
-    s.deps = std::move(deps);
-    return s;
-}
 
 // A send's dependency on a receive none of whose blocks it forwards: MPICH's MPIC_Waitall orders
 // it, no data does (only in a last phase that sends fewer blocks than the phase before gathered).

@@ -7,23 +7,12 @@
 #include "piccolo/generate.hpp"
 #include "piccolo/schedule_xml.hpp"
 #include "piccolo/verify.hpp"
+#include "schedule_edits.hpp"
 
 using namespace piccolo;
+using piccolo::test::without_dependency;
 
 namespace {
-
-// Rebuilds the dependency lists with `task`'s dependency number `which` removed.
-Schedule without_dependency(Schedule s, TaskId task, std::size_t which) {
-    Csr<TaskId> deps;
-    for (TaskId t = 0; t < s.size(); ++t) {
-        const auto row = s.deps.row(t);
-        for (std::size_t i = 0; i < row.size(); ++i)
-            if (t != task || i != which) deps.items.push_back(row[i]);
-        deps.close_row();
-    }
-    s.deps = std::move(deps);
-    return s;
-}
 
 std::string message(const Schedule& s) {
     const VerifyReport r = verify(s);

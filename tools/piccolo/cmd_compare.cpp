@@ -49,16 +49,7 @@ std::vector<MachineOverride> parse_all(const std::vector<std::string>& texts) {
 
 // "system.G*0.5,system.L*0.5" or the same separated by spaces.
 std::vector<std::string> variant_overrides(const std::string& variant) {
-    std::vector<std::string> texts;
-    std::string word;
-    for (char c : variant + ",") {
-        if (c == ',' || c == ' ' || c == '\t') {
-            if (!word.empty()) texts.push_back(word);
-            word.clear();
-        } else {
-            word += c;
-        }
-    }
+    std::vector<std::string> texts = split_overrides(variant);
     if (texts.empty())
         throw InputError(
             fmt::format("--variant '{}': give overrides such as system.G*0.5", variant));

@@ -248,6 +248,21 @@ Machine apply_overrides(Machine machine, std::span<const MachineOverride> overri
     fail(overrides.back(), final_error);
 }
 
+std::vector<std::string> split_overrides(std::string_view text) {
+    std::vector<std::string> texts;
+    std::string word;
+    for (const char c : text) {
+        if (c == ',' || c == ' ' || c == '\t') {
+            if (!word.empty()) texts.push_back(std::move(word));
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    if (!word.empty()) texts.push_back(std::move(word));
+    return texts;
+}
+
 std::vector<MachineOverride> parse_vary(std::string_view spec) {
     auto bad = [&](std::string_view problem) {
         return InputError(fmt::format("--vary {}: {}", spec, problem));

@@ -38,6 +38,10 @@ Machine apply_overrides(Machine machine, std::span<const MachineOverride> overri
 // text. Throws InputError ("--vary SPEC: ...").
 std::vector<MachineOverride> parse_vary(std::string_view spec);
 
+// The override texts of one variant: "system.G*0.5,system.L*0.5", or the same separated by blanks
+// (`piccolo compare --variant`). Empty when the text holds none; parse each with parse_override.
+std::vector<std::string> split_overrides(std::string_view text);
+
 // The paths an override may name on `machine`, for messages and docs ("node.G", "sharing", ...).
 std::vector<std::string> override_paths(const Machine& machine);
 
