@@ -66,8 +66,8 @@ TEST_CASE("bruck allgather, uncontended: the phases' closed form plus the rotati
                                                               {8, {2, 3, 4, 7, 8}},
                                                               {12, {2, 3, 4, 5, 11, 12}},
                                                               {64, {2, 3, 4, 7, 8, 9, 63, 64}}};
-    for (const auto& [p, ks] : grid)
-        for (int k : ks)
+    for (const auto& point : grid)  // no structured binding: INFO's lambda captures p (clang)
+        for (const Rank p = point.first; int k : point.second)
             for (std::uint64_t bytes : {1, 1000, 65536})
                 for (Style style : {Style::mpi, Style::nccl}) {
                     auto us = [&] { return femtoseconds(rng, 0.05e-6, 20e-6); };
