@@ -4,9 +4,9 @@
 #include <functional>
 #include <optional>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/executor/data.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/verify.hpp"
 #include "runner.hpp"
 #include "timing.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "options.hpp"
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 #include "report.hpp"
 #include "sweep.hpp"
 

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "size_parse.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/size_parse.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 namespace piccolo::exec {
 
@@ -26,11 +26,11 @@ std::vector<std::uint64_t> parse_sizes(const std::vector<std::string>& items) {
     for (const std::string& item : items) {
         const std::size_t dash = item.find('-', 1);
         if (dash == std::string::npos) {
-            out.push_back(cli::parse_bytes(item, "--sizes"));
+            out.push_back(parse_bytes(item, "--sizes"));
             continue;
         }
-        const std::uint64_t first = cli::parse_bytes(item.substr(0, dash), "--sizes");
-        const std::uint64_t last = cli::parse_bytes(item.substr(dash + 1), "--sizes");
+        const std::uint64_t first = parse_bytes(item.substr(0, dash), "--sizes");
+        const std::uint64_t last = parse_bytes(item.substr(dash + 1), "--sizes");
         if (last < first)
             throw InputError(fmt::format("--sizes: '{}' is not a range a-b with a <= b", item));
         for (std::uint64_t v = first; v <= last; v *= 2) out.push_back(v);

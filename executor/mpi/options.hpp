@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "piccolo/core/style.hpp"
 #include "piccolo/executor/plan.hpp"
-#include "piccolo/style.hpp"
 #include "timing.hpp"
 
 namespace piccolo::exec {

@@ -4,7 +4,7 @@
 #include <climits>
 #include <stdexcept>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/executor/data.hpp"
 
 namespace piccolo::exec {

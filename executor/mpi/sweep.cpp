@@ -8,11 +8,11 @@
 #include <iostream>
 #include <map>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/run_info.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 namespace piccolo::exec {
 

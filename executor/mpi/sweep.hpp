@@ -12,7 +12,7 @@
 
 #include "options.hpp"
 #include "piccolo/executor/plan.hpp"
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 #include "report.hpp"
 #include "timing.hpp"
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "plan_detail.hpp"
 
 namespace piccolo::exec::detail {

@@ -7,7 +7,7 @@
 // message the schedule does not have.
 #include <fmt/format.h>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "plan_detail.hpp"
 
 namespace piccolo::exec {

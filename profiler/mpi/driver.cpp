@@ -16,7 +16,7 @@
 
 #include <sys/utsname.h>  // uname(), for the profile's header
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/run_info.hpp"
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <regex>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace piccolo::profiler {
 

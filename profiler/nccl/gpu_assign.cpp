@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace piccolo::gpu {
 

@@ -9,9 +9,9 @@
 #include <optional>
 #include <sstream>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/stats.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 #include "format_bytes.hpp"
 
@@ -154,9 +154,9 @@ void note_adjustments(const SegmentFit& segment, double g, double latency_floor,
 // Table rows of one segment: g and G from the segment's gap line, o_s from its o_s line (the
 // per-size value is a small difference of round trips, too noisy on its own), o_r as measured at
 // that size, and L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G with the measured PRTT(1,0,s). Two
-// adjustments keep the rows consistent with the engine's semantics (sim/README.md, "The LogGP
-// contract the engine implements") while preserving the measured half round trip o_s + (s-1)G + L +
-// o_r exactly:
+// adjustments keep the rows consistent with the engine's semantics (sim/engine/README.md, "The
+// LogGP contract the engine implements") while preserving the measured half round trip
+// o_s + (s-1)G + L + o_r exactly:
 //  - o_s <= g, or back-to-back sends would be spaced max(o_s, g) + (s-1)G, more than the
 //    measured gap (a blocking send that spans the transfer counts it in o_s);
 //  - L >= the segment's latency at its first size: when the receive call itself copies the

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/fit.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace piccolo::profiler {
 namespace {

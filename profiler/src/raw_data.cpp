@@ -13,9 +13,10 @@
 #include <sstream>
 #include <string_view>
 
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
-#include "piccolo/machine.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/input_file.hpp"
+#include "piccolo/core/text.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::profiler {
 namespace {

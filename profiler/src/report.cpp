@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "piccolo/machine_io.hpp"
 #include "piccolo/profiler/fit.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 #include "format_bytes.hpp"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "bindings.hpp"
-#include "piccolo/accuracy.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/studies/accuracy.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace piccolo::python {
 

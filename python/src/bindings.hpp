@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/machine.hpp"
-#include "piccolo/select.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::python {
 

@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "bindings.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/machine_override.hpp"
+#include "piccolo/topologies/machine_io.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 namespace piccolo::python {
 

@@ -2,7 +2,7 @@
 // re-exports it). Each area registers itself from its own file; errors the user can fix become
 // piccolo.InputError, a ValueError carrying the CLI's one-line message.
 #include "bindings.hpp"
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace piccolo::python {
 

@@ -7,10 +7,10 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 namespace piccolo::python {
 

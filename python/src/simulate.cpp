@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "piccolo/engine.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/trace.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/engine/trace.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace piccolo::python {
 

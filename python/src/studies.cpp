@@ -6,11 +6,11 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "piccolo/compare.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/machine_override.hpp"
-#include "piccolo/select.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/studies/compare.hpp"
+#include "piccolo/topologies/machine_io.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 namespace piccolo::python {
 

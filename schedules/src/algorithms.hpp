@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "piccolo/generate.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 namespace piccolo::detail {
 

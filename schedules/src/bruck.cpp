@@ -24,7 +24,7 @@
 
 #include "algorithms.hpp"
 #include "builder.hpp"
-#include "piccolo/task_count.hpp"
+#include "piccolo/schedules/task_count.hpp"
 
 namespace piccolo::detail {
 

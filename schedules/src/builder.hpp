@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "piccolo/generate.hpp"
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::detail {
 

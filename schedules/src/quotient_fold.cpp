@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "piccolo/error.hpp"
-#include "piccolo/quotient.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/quotient.hpp"
 
 namespace piccolo {
 

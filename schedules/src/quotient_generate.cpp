@@ -6,8 +6,8 @@
 
 #include "algorithms.hpp"
 #include "builder.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/quotient.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/quotient.hpp"
 #include "quotient_generate.hpp"
 #include "quotient_rounds.hpp"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "builder.hpp"
-#include "piccolo/quotient.hpp"
+#include "piccolo/schedules/quotient.hpp"
 #include "quotient_rounds.hpp"
 
 namespace piccolo::detail {

@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "piccolo/generate.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 namespace piccolo::detail {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::detail {
 

@@ -6,8 +6,8 @@
 #include <array>
 
 #include "algorithms.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/text.hpp"
 #include "radix_plan.hpp"
 
 namespace piccolo {
@@ -81,25 +81,6 @@ void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
 }
 
 }  // namespace
-
-std::string_view to_string(Style style) {
-    switch (style) {
-        case Style::mpi:
-            return "mpi";
-        case Style::nccl:
-            return "nccl";
-        case Style::pipelined:
-            return "pipelined";
-    }
-    return "?";
-}
-
-Style parse_style(std::string_view name) {
-    for (Style style : all_styles)
-        if (name == to_string(style)) return style;
-    throw InputError(
-        fmt::format("unknown style '{}' (known: mpi, nccl, pipelined)", excerpt(name)));
-}
 
 std::span<const AlgorithmInfo> algorithms() {
     return registry;

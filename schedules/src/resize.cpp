@@ -3,8 +3,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 namespace piccolo {
 

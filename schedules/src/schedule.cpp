@@ -1,10 +1,10 @@
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/text.hpp"
 
 namespace piccolo {
 

@@ -1,12 +1,12 @@
 // The schedule XML entry points: the streaming reader first (memory follows the IR, not the
 // text), the DOM reader for whatever it declines, errors included (schedule_xml_stream.hpp).
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 #include <fmt/format.h>
 #include <fstream>
 #include <system_error>
 
-#include "piccolo/input_file.hpp"
+#include "piccolo/core/input_file.hpp"
 #include "schedule_xml_stream.hpp"
 
 namespace piccolo {

@@ -2,7 +2,7 @@
 // reader (schedule_xml_stream.cpp) hands it every input it does not take, errors included, so
 // that messages are the same whichever reader meets the file. Tasks are put in the order of
 // their ids, whatever their order in the file, so that ties in the engine go by id.
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -15,9 +15,9 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/input_file.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/text.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 namespace piccolo {
 

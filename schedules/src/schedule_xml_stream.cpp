@@ -16,8 +16,8 @@
 #include <limits>
 #include <unordered_map>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
 #include "xml_window.hpp"
 
 namespace piccolo::detail {

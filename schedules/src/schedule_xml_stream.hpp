@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 namespace piccolo::detail {
 

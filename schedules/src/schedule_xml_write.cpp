@@ -7,8 +7,8 @@
 #include <functional>
 #include <type_traits>
 
-#include "piccolo/error.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 namespace piccolo {
 

@@ -1,6 +1,6 @@
 // Closed forms for the generators' task counts (task_count.hpp); each follows the loops of its
 // generator file, which the schedules tests compare against on a grid of p, k and styles.
-#include "piccolo/task_count.hpp"
+#include "piccolo/schedules/task_count.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

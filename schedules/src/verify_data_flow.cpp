@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 namespace piccolo {
 

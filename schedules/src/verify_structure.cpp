@@ -8,7 +8,7 @@
 #include <boost/graph/depth_first_search.hpp>
 #include <queue>
 
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 namespace piccolo {
 

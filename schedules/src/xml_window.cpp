@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/input_file.hpp"
 
 namespace piccolo::detail {
 

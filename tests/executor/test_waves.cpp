@@ -10,11 +10,11 @@
 #include <deque>
 #include <map>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/executor/data.hpp"
 #include "piccolo/executor/waves.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 using namespace piccolo;
 using namespace piccolo::exec;

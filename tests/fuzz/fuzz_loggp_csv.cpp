@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {

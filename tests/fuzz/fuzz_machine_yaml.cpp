@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     piccolo::Machine machine;

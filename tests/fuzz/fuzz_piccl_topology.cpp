@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace {
 

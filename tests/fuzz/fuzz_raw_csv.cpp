@@ -6,10 +6,10 @@
 #include <sstream>
 #include <string>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/raw_data.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string yaml;

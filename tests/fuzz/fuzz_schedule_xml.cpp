@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "piccolo/error.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "piccolo/machine_io.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 int main(int argc, char** argv) {
     const bool structure_only = argc == 3 && std::string_view(argv[1]) == "--structure-only";

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "piccolo/machine.hpp"
 #include "piccolo/profiler/raw_data.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::profiler::testing {
 

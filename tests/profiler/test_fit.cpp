@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/measure.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 #include "synthetic.hpp"
 
 using namespace piccolo::profiler;

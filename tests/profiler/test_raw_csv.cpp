@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 #include "piccolo/profiler/fit.hpp"
 #include "piccolo/profiler/raw_data.hpp"
 

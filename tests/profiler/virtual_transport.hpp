@@ -10,8 +10,8 @@
 #include <mutex>
 #include <vector>
 
-#include "piccolo/machine.hpp"
 #include "piccolo/profiler/transport.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::profiler::testing {
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::test {
 

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/task_count.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/task_count.hpp"
+#include "piccolo/schedules/verify.hpp"
 #include "schedule_edits.hpp"
 
 using namespace piccolo;

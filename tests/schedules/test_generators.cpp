@@ -5,8 +5,8 @@
 #include <map>
 #include <numeric>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 using namespace piccolo;
 

@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 using namespace piccolo;
 

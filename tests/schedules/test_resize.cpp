@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "piccolo/generate.hpp"
-#include "piccolo/style.hpp"
+#include "piccolo/core/style.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 using namespace piccolo;
 

@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "piccolo/generate.hpp"
-#include "piccolo/task_count.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/task_count.hpp"
 
 using namespace piccolo;
 

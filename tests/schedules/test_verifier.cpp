@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "piccolo/generate.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/schedules/verify.hpp"
 #include "schedule_edits.hpp"
 
 using namespace piccolo;

@@ -1,10 +1,10 @@
 // XML: byte-identical round trips, PICCL files, exact error messages.
 #include <doctest/doctest.h>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/schedule_xml.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/schedules/verify.hpp"
 
 using namespace piccolo;
 

@@ -10,10 +10,10 @@
 #include <optional>
 #include <sstream>
 
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/input_file.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/input_file.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 #include "schedule_xml_stream.hpp"
 
 using namespace piccolo;

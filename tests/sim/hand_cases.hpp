@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 namespace piccolo::hand {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 namespace piccolo::random_case {
 

@@ -8,12 +8,12 @@
 
 #include <algorithm>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/quotient.hpp"
-#include "piccolo/symmetric.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/engine/symmetric.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/quotient.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

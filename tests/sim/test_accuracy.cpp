@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "piccolo/accuracy.hpp"
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/studies/accuracy.hpp"
 
 using namespace piccolo;
 

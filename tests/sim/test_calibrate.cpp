@@ -13,10 +13,10 @@
 #include <tuple>
 
 #include "calibrate_cells.hpp"
-#include "piccolo/calibrate.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/machine_override.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/studies/calibrate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 using namespace piccolo;
 

@@ -18,14 +18,15 @@
 #include <cmath>
 #include <random>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 using namespace piccolo;
 
 namespace {
 
-// Whole femtoseconds (the engine's clock, sim/README.md), so that the form holds to rounding.
+// Whole femtoseconds (the engine's clock, sim/engine/README.md), so that the form holds to
+// rounding.
 double femtoseconds(std::mt19937_64& rng, double low, double high) {
     std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
                                                    static_cast<std::int64_t>(high * 1e15));

@@ -9,10 +9,10 @@
 #include <map>
 #include <sstream>
 
-#include "piccolo/compare.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/machine_override.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/studies/compare.hpp"
+#include "piccolo/topologies/machine_io.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 namespace piccolo::cli {
 void add_select_command(CLI::App& app);
@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Two devices per node; g = 0, so a round costs T = o_s + (m-1)G + L + o_r (sim/README.md).
+// Two devices per node; g = 0, so a round costs T = o_s + (m-1)G + L + o_r (sim/engine/README.md).
 Machine hand_machine() {
     return parse_machine_yaml(R"(name: hand
 device_radix: 1

@@ -10,9 +10,9 @@
 
 #include <cmath>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

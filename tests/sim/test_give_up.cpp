@@ -9,7 +9,7 @@
 
 #include "grid_machines.hpp"
 #include "hand_cases.hpp"
-#include "piccolo/generate.hpp"
+#include "piccolo/schedules/generate.hpp"
 
 using namespace piccolo;
 

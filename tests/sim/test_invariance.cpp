@@ -9,10 +9,10 @@
 #include <random>
 #include <sstream>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 #include "random_cases.hpp"
 
 using namespace piccolo;

@@ -9,9 +9,9 @@
 
 #include "grid_machines.hpp"
 #include "hand_cases.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 
@@ -153,8 +153,8 @@ TEST_CASE("joined successors: the same replay, event for event, over the generat
 TEST_CASE("joined successors: a same-time READY of a lower id goes before the rest of a run") {
     // Tasks 2 and 3 both wait for task 0 alone: a joined run, ready at 6 us. Task 2 is a copy of
     // no cost, so it releases task 1 at that same 6 us; by (time, kind, id) task 1 takes rank
-    // 1's send port before task 3 (sim/README.md, "Events and ties"). cpu overheads, L = 3 us,
-    // o_s = 2, o_r = 1, g = 3, G = 0: task 0 is delivered at 2 + 3 + 1 = 6; task 1 sends at 6,
+    // 1's send port before task 3 (sim/engine/README.md, "Events and ties"). cpu overheads, L = 3
+    // us, o_s = 2, o_r = 1, g = 3, G = 0: task 0 is delivered at 2 + 3 + 1 = 6; task 1 sends at 6,
     // task 3 at 6 + g = 9, delivered at 9 + 2 + 3 + 1 = 15; task 4 (rank 0 -> 1, after task 3)
     // is delivered at 15 + 6 = 21. Served in the run's order instead, rank 1 finished at 18.
     const Schedule s = parse_schedule_xml(R"(<collective name="allgather" nodes="2" buffer_size="16">

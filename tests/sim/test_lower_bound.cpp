@@ -9,10 +9,10 @@
 
 #include "grid_machines.hpp"
 #include "hand_cases.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/lower_bound.hpp"
-#include "piccolo/machine_io.hpp"
-#include "server_counts.hpp"
+#include "piccolo/engine/lower_bound.hpp"
+#include "piccolo/engine/server_counts.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

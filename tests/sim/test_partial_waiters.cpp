@@ -1,4 +1,4 @@
-// The table of waiters under way (sim/src/partial_waiters.hpp) against a std::map: ids that
+// The table of waiters under way (sim/engine/src/partial_waiters.hpp) against a std::map: ids that
 // move on round by round (the window slides and its bounds are recomputed), a waiter left
 // behind while others move far ahead (the window doubles), and ids spread over the whole range
 // (it turns into a record per waiter). Every find, add and erase agrees with the map.

@@ -1,7 +1,7 @@
-// The engine's invariances (sim/README.md, "Time" and "Events and ties") over random schedules on random
-// machines (random_cases.hpp): what a result must not depend on. Each case below draws its own
-// 1,000 graphs of up to 30 tasks from a fixed seed, so a failure names the seed and the graph
-// that shows it; the five cases take well under a second in a release build.
+// The engine's invariances (sim/engine/README.md, "Time" and "Events and ties") over random
+// schedules on random machines (random_cases.hpp): what a result must not depend on. Each case
+// below draws its own 1,000 graphs of up to 30 tasks from a fixed seed, so a failure names the seed
+// and the graph that shows it; the five cases take well under a second in a release build.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "piccolo/machine_io.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 #include "random_cases.hpp"
 
 using namespace piccolo;
@@ -160,7 +160,7 @@ namespace {
 // are computed in floating point: within a few femtoseconds (a flipped tie would move a finish by
 // a quarter tick). Their ends are known only when their last bytes leave, and a cpu send port
 // freed g - o_s after the end is never freed before it is known: machines with cpu overheads
-// and fair sharing are left out (sim/README.md, "Fair sharing").
+// and fair sharing are left out (sim/engine/README.md, "Fair sharing").
 bool unchanged(const Case& c, const SimResult& base, const RandomMachine& m) {
     const std::vector<double> finish = run(c.schedule, m).rank_finish;
     if (c.machine.machine.sharing == Sharing::fifo) return finish == base.rank_finish;

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/select.hpp"
-#include "piccolo/select_emit.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/emit/select_emit.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "piccolo/machine_io.hpp"
-#include "piccolo/select.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

@@ -8,11 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "piccolo/error.hpp"
-
-namespace piccolo::cli {
-void add_select_command(CLI::App& app);
-}
+#include "piccolo/cli/commands.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace {
 

@@ -11,10 +11,10 @@
 
 #include "mpich_versions.hpp"
 #include "openmpi_defaults.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/select.hpp"
-#include "piccolo/select_emit.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/emit/select_emit.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 using Json = nlohmann::ordered_json;

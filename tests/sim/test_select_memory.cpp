@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 #include "select_memory.hpp"
 
 using namespace piccolo;

@@ -8,8 +8,8 @@
 #include <map>
 
 #include "hand_cases.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 using namespace piccolo::hand;

@@ -5,10 +5,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/trace.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/engine/trace.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

@@ -2,8 +2,8 @@
 // group, one system.
 #include <doctest/doctest.h>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 using namespace piccolo;
 

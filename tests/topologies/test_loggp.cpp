@@ -3,8 +3,8 @@
 
 #include <limits>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 using namespace piccolo;
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/machine_override.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 using namespace piccolo;
 

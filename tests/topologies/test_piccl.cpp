@@ -1,8 +1,8 @@
 // PICCL imports: the topology XML of tools/loggp_sim and its CSV LogGP profiles.
 #include <doctest/doctest.h>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

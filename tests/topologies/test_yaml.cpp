@@ -6,8 +6,8 @@
 #include <limits>
 #include <sstream>
 
-#include "piccolo/error.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 

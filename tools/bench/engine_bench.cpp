@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 using Clock = std::chrono::steady_clock;

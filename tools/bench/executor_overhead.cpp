@@ -10,8 +10,8 @@
 
 #include "piccolo/executor/data.hpp"
 #include "piccolo/executor/plan.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/verify.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/verify.hpp"
 #include "runner.hpp"
 #include "timing.hpp"
 

@@ -10,8 +10,8 @@
 #include <pugixml.hpp>
 #include <string>
 
-#include "piccolo/generate.hpp"
-#include "piccolo/schedule_xml.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/schedule_xml.hpp"
 
 using namespace piccolo;
 using Clock = std::chrono::steady_clock;

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/engine.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/generate.hpp"
-#include "piccolo/machine_io.hpp"
-#include "piccolo/quotient.hpp"
-#include "piccolo/symmetric.hpp"
-#include "size_parse.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/size_parse.hpp"
+#include "piccolo/engine/engine.hpp"
+#include "piccolo/engine/symmetric.hpp"
+#include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/quotient.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 
@@ -137,7 +137,7 @@ int main(int argc, char** argv) try {
     }
     const Machine m = bench_machine(argv[1]);
     const RankLayout layout(m, std::atoi(argv[2]), std::atoi(argv[3]));
-    const std::uint64_t bytes = cli::parse_bytes(argv[4], "BYTES");
+    const std::uint64_t bytes = parse_bytes(argv[4], "BYTES");
     const bool with_full = argc < 6 || std::string(argv[5]) != "reduced";
     const Rank p = layout.ranks();
     Totals totals;

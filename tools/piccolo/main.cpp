@@ -5,8 +5,8 @@
 #include <new>
 #include <string>
 
-#include "commands.hpp"
-#include "piccolo/error.hpp"
+#include "piccolo/cli/commands.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace {
 

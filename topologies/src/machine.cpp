@@ -1,4 +1,4 @@
-#include "piccolo/machine.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "detail.hpp"
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace piccolo {
 

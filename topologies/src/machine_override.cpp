@@ -1,4 +1,4 @@
-#include "piccolo/machine_override.hpp"
+#include "piccolo/topologies/machine_override.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "detail.hpp"
-#include "piccolo/error.hpp"
+#include "piccolo/core/error.hpp"
 
 namespace piccolo {
 

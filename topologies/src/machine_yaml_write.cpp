@@ -5,7 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "detail.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace piccolo {
 

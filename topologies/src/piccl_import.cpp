@@ -16,9 +16,10 @@
 #include <pugixml.hpp>
 
 #include "detail.hpp"
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/input_file.hpp"
+#include "piccolo/core/text.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 namespace piccolo {
 

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "piccolo/error.hpp"
-#include "piccolo/input_file.hpp"
-#include "piccolo/machine_io.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/input_file.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 #include "presets.hpp"
 
 namespace piccolo {

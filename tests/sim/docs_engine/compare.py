@@ -36,7 +36,7 @@ SUBSETS = [
     ("fair", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "fair")),
     ("fair+capacity", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "fair",
                        "capacity")),
-    # neighbouring tasks with the same dependencies (joined runs, sim/README.md "Performance")
+    # neighbouring tasks with the same dependencies (joined runs, sim/engine/README.md "Performance")
     ("joined_runs", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "joined")),
 ]
 
@@ -79,14 +79,14 @@ def trim(a, p):
     return a
 
 
-TOL_FS = 3  # sim/README.md: flows' times "may differ ... by a few femtoseconds"
+TOL_FS = 3  # sim/engine/README.md: flows' times "may differ ... by a few femtoseconds"
 
 
 def disagree(a, b):
     return a != b
 
 
-# Flows' times are computed in floating point (sim/README.md, "Fair sharing"): two engines that
+# Flows' times are computed in floating point (sim/engine/README.md, "Fair sharing"): two engines that
 # add the same shares in another order differ by rounding, a few fs, or about 1e-13 of the time.
 TOL_REL = 1e-13
 

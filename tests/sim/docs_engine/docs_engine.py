@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """An independent re-implementation of piccolo's replay engine, written only from
-sim/README.md, schedules/README.md and configs/README.md (never from the engine's source).
+sim/engine/README.md, schedules/README.md and configs/README.md (never from the engine's source).
 
 Usage: docs_engine.py SCHEDULE.xml MACHINE.yaml  -> prints JSON {"rank_finish_fs": [...], "makespan_fs": N}
 
-Times are integer femtoseconds (sim/README.md, "Time"). Where the docs leave a choice open,
+Times are integer femtoseconds (sim/engine/README.md, "Time"). Where the docs leave a choice open,
 the choice taken is marked GUESS in a comment (see README.md of this folder).
 """
 import heapq
@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 FS = 10 ** 15
 
-# event kinds in their order at one time (sim/README.md, "Events and ties")
+# event kinds in their order at one time (sim/engine/README.md, "Events and ties")
 FLOW_DATA, FLOW_END, WAKE, RECEIVED, INJECT, ARRIVE, LAND, READY = range(8)
 KIND_NAMES = ["FLOW_DATA", "FLOW_END", "WAKE", "RECEIVED", "INJECT", "ARRIVE", "LAND", "READY"]
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/machine_io.hpp"
-#include "piccolo/select.hpp"
-#include "piccolo/select_emit.hpp"
+#include "piccolo/emit/select_emit.hpp"
+#include "piccolo/select/select.hpp"
+#include "piccolo/topologies/machine_io.hpp"
 
 using namespace piccolo;
 using Clock = std::chrono::steady_clock;

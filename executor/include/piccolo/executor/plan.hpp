@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::exec {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "piccolo/executor/plan.hpp"
-#include "piccolo/schedule.hpp"
+#include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::exec {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "piccolo/machine.hpp"
 #include "piccolo/profiler/raw_data.hpp"
 #include "piccolo/profiler/segmented_fit.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::profiler {
 

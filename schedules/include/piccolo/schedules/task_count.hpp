@@ -1,0 +1,44 @@
+#pragma once
+// What generate() will build, known without building it: exact task counts from closed forms
+// (for memory estimates and planning), and an identity under which two requests are certain to
+// produce the same DAG (so a sweep generates each DAG once).
+
+#include <cstdint>
+#include <string>
+
+#include "piccolo/schedules/generate.hpp"
+
+namespace piccolo {
+
+struct TaskCounts {
+    std::uint64_t transfers = 0;  // exact
+    std::uint64_t computes = 0;   // exact: reduces and permutes
+    // Upper bound on the ids of every dependency list (deps and sent_deps together).
+    std::uint64_t dependency_ids = 0;
+    // Payload ids when request.payload (exact), else 0.
+    std::uint64_t payload_ids = 0;
+    std::uint32_t pieces = 0;  // the schedule's shape.pieces: blocks, or Allreduce segments
+    // Transfers of the largest round, exact: a replay may hold them all waiting at once.
+    std::uint64_t widest_round = 0;
+    [[nodiscard]] std::uint64_t tasks() const { return transfers + computes; }
+};
+
+// The counts of generate(request) for a request generate() accepts (a known algorithm, p >= 2
+// and, for algorithms with a radix, a valid k). O(log p), allocates only the radix plan.
+//   ring, k-ring Allgather: p (p - 1) transfers.
+//   ring, k-ring Allreduce: 2 p (p - 1) transfers; p + p ((g - 1) + g (k - 2)) reduces with
+//     g = p / k groups (ring: k = p, g = 1, so p (p - 1) reduces).
+//   rd, rm, prd, prm with core P, e = p - P folded ranks and round radices k_1..k_n:
+//     Allgather: 2 e + P sum (k_i - 1) transfers, P permutes for prd/prm;
+//     Allreduce: the same transfers, e + n P reduces.
+//   bruck (Allgather only): p times the partners of every phase transfers (p (k - 1) log_k p
+//     when p = k^n), p - 1 permutes; O(sqrt(p) log p) for its pipelined dependency count.
+TaskCounts count_tasks(const GenerateRequest& request);
+
+// Equal strings for two requests of the same collective, p, style and payload setting mean
+// generate() returns the same DAG (tasks, dependencies and sizes; the algorithm name and k it
+// records may differ): rd is rm with k = 2, and rm or prm with every k whose radix plan is the
+// same (for p = 4096, k = 2048..4095 all run radices {2048, 2}) share one identity.
+std::string dag_identity(const GenerateRequest& request);
+
+}  // namespace piccolo

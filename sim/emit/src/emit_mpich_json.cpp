@@ -1,0 +1,303 @@
+// An MPICH collective selection file (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE). Grammar and
+// names as MPICH reads them (pmodels/mpich: src/mpi/coll/src/csel.c parses the operator keys,
+// src/mpi/coll/src/csel_container.c the "algorithm=" leaves and their "k=" parameter, and
+// maint/tuning/coll/mpir/generic.json is MPICH's own file in this format):
+//
+//   {"collective=allreduce": {"comm_type=intra": {
+//        "comm_size<=16": {"avg_msg_size<=1024":
+//        {"algorithm=MPIR_Allreduce_intra_recursive_multiplying": {"k=4": {}}},
+//                          "avg_msg_size=any":   {"algorithm=MPIR_Allreduce_intra_ring": {}}},
+//        "comm_size=any": {...}},
+//     "comm_type=inter": {"algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast": {}}}}
+//
+// Facts of MPICH's reader that shape the file:
+//  - Siblings are tried in file order; a "<=" operator must have a following sibling and the last
+//    sibling must be "=any" (validate_tree()), so every level ends with an "=any" branch.
+//  - avg_msg_size is defined for Allreduce (count x type size = piccolo's vector size) but not
+//    for Allgather (get_avg_msgsize() asserts), so Allgather rules use total_msg_size =
+//    recvcount x type size x comm_size = per-rank contribution x p.
+//  - Thresholds are read with atoi() into an int: sizes above 2^31 - 1 cannot be written.
+//  - A "comm_size<=p" branch serves every communicator size above the previous branch's; its
+//    Allgather thresholds are per-rank size x p for the swept p.
+//  - The file replaces MPICH's built-in tuning for every collective, and a collective missing
+//    from it fails MPICH's assertion on the selection result; so with --mpich-base the two
+//    entries are merged into a copy of a complete file (e.g. MPICH's generic.json).
+//
+// Algorithms: per MPICH series (--mpich-version), only those that series has and can run at the
+// communicator size (mpich_versions.cpp holds the facts and their sources). Where the best
+// simulated choice has no counterpart there, the rule names the fastest simulated candidate
+// that has one, and a remark says how much slower it was predicted to be.
+//  - Allreduce rules start with "is_commutative=no" -> recursive doubling: MPICH's ring and
+//    recursive multiplying need a commutative operation (coll_algorithms.txt) and a tuning
+//    file's choice is not checked.
+//  - The file is complete on its own: the series' built-in rules for every other collective
+//    follow (mpich_defaults.cpp), or, with --mpich-base, the two entries replace the base's.
+#include <fmt/format.h>
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "mpich_versions.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/emit/select_emit.hpp"
+#include "piccolo/select/select_text.hpp"
+
+namespace piccolo {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct MpichChoice {
+    std::string function;  // MPIR_..._intra_...
+    int k = 0;             // 0: no parameter
+    friend bool operator==(const MpichChoice&, const MpichChoice&) = default;
+};
+
+// MPICH's algorithms for inter-communicators (generic.json), kept so the entry is complete.
+std::string_view inter_algorithm(Collective c) {
+    return c == Collective::allgather ? "MPIR_Allgather_inter_local_gather_remote_bcast"
+                                      : "MPIR_Allreduce_inter_reduce_exchange_bcast";
+}
+
+Json leaf(const MpichChoice& choice) {
+    Json params = Json::object();
+    if (choice.k > 0) params[fmt::format("k={}", choice.k)] = Json::object();
+    Json j;
+    j["algorithm=" + choice.function] = std::move(params);
+    return j;
+}
+
+// What a collective's rules lost against the simulated best, for the remarks.
+struct Losses {
+    std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
+    int points = 0;
+    std::vector<std::string> truncated;  // scales whose largest sizes could not be written
+};
+
+struct Chosen {
+    MpichChoice choice;
+    double time = 0;
+};
+
+struct Target {
+    const mpich::Version& version;
+    int ranks;  // communicator sizes the rule serves are judged like this one (power of 2 or not)
+};
+
+// The fastest simulated (algorithm, k) that the MPICH version runs at this size; every k that
+// was simulated counts, not only each algorithm's best.
+std::optional<Chosen> fastest_equivalent(const PointSelection& p, const Target& t) {
+    std::optional<Chosen> best;
+    auto consider = [&](std::string_view algorithm, int k, double time) {
+        const mpich::Algorithm* a = mpich::equivalent(t.version, p.collective, algorithm, t.ranks);
+        if (!a || (a->only_k > 0 && k != a->only_k) || (best && time >= best->time)) return;
+        best = Chosen{{std::string(a->name), a->takes_k ? k : a->fixed_k}, time};
+    };
+    for (const AlgorithmOutcome& o : p.algorithms) {
+        if (!o.available) continue;
+        if (o.candidates.empty()) consider(o.algorithm, o.k, o.time);
+        for (const auto& [k, time] : o.candidates) consider(o.algorithm, k, time);
+    }
+    if (!p.baseline.empty())
+        consider(p.baseline, 0, p.baseline_time);  // simulated even if unlisted
+    return best;
+}
+
+Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
+    std::optional<Chosen> best = fastest_equivalent(p, t);
+    // Only when the sweep simulated nothing this version has (e.g. -a ring for 4.0's Allreduce):
+    // recursive doubling runs everywhere in every version.
+    if (!best)
+        best =
+            Chosen{{std::string(mpich::equivalent(t.version, p.collective, "rd", 1)->name), 0}, 0};
+    const AlgorithmOutcome* top = p.best_outcome();
+    if (!losses || !top) return *best;
+    ++losses->points;
+    if (best->time > top->time * (1 + equal_time_tolerance)) {
+        auto& [count, worst] = losses->replaced[top->algorithm];
+        ++count;
+        worst = std::max(worst, best->time == 0 ? 0.0 : best->time / top->time - 1);
+    }
+    return *best;
+}
+
+// Size rules at one scale: runs of equal choices merge, the last run becomes "=any".
+Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const Target& t,
+                Losses* losses) {
+    const Collective collective = result.collectives[c];
+    const bool gather = collective == Collective::allgather;
+    const std::string op = gather ? "total_msg_size" : "avg_msg_size";
+    const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
+
+    struct Run {
+        MpichChoice choice;
+        std::uint64_t last_bytes;
+    };
+    std::vector<Run> runs;
+    for (std::size_t z = 0; z < result.sizes.size(); ++z) {
+        const Chosen chosen = choose(result.at(c, s, z), t, losses);
+        if (!runs.empty() && runs.back().choice == chosen.choice)
+            runs.back().last_bytes = result.sizes[z];
+        else
+            runs.push_back({chosen.choice, result.sizes[z]});
+    }
+    Json rules = Json::object();
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const std::uint64_t threshold = gather ? runs[r].last_bytes * ranks : runs[r].last_bytes;
+        const bool last = r + 1 == runs.size();
+        if (!last && threshold > static_cast<std::uint64_t>(INT_MAX)) {
+            // MPICH cannot compare against it: this run takes every larger size.
+            if (losses)
+                losses->truncated.push_back(fmt::format("{} at {}", to_string(collective),
+                                                        detail::scale_label(result.scales[s])));
+            rules[op + "=any"] = leaf(runs[r].choice);
+            return rules;
+        }
+        rules[last ? op + "=any" : fmt::format("{}<={}", op, threshold)] = leaf(runs[r].choice);
+    }
+    return rules;
+}
+
+// The rules of one swept scale. Its branch also serves other communicator sizes; an algorithm
+// MPICH runs only on powers of 2 is guarded by "comm_size=pow2", the other sizes get the
+// fastest choice without it.
+Json scale_rules(const SelectResult& result, std::size_t c, std::size_t s,
+                 const mpich::Version& version, Losses& losses) {
+    const int p = result.scales[s].ranks();
+    Json rules = size_rules(result, c, s, {version, p}, &losses);
+    if ((p & (p - 1)) != 0) return rules;
+    Json others = size_rules(result, c, s, {version, p + 1}, nullptr);  // p + 1: not a power of 2
+    if (others == rules) return rules;
+    Json split;
+    split["comm_size=pow2"] = std::move(rules);
+    split["comm_size=any"] = std::move(others);
+    return split;
+}
+
+Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version& version,
+                 Losses& losses) {
+    // Scales by p (then ppn); several ppn for one p nest under comm_avg_ppn.
+    std::vector<std::size_t> order(result.scales.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const Scale &x = result.scales[a], &y = result.scales[b];
+        return x.ranks() != y.ranks() ? x.ranks() < y.ranks() : x.ranks_per_node < y.ranks_per_node;
+    });
+    std::vector<std::pair<int, Json>> by_size;  // (p, subtree)
+    for (std::size_t i = 0; i < order.size();) {
+        const int p = result.scales[order[i]].ranks();
+        std::size_t j = i;
+        while (j < order.size() && result.scales[order[j]].ranks() == p) ++j;
+        Json subtree;
+        if (j - i == 1) {
+            subtree = scale_rules(result, c, order[i], version, losses);
+        } else {
+            for (std::size_t m = i; m < j; ++m) {
+                // comm_avg_ppn has no "=any"; comm_size=any is always true and ends the list.
+                const std::string key =
+                    m + 1 == j
+                        ? "comm_size=any"
+                        : fmt::format("comm_avg_ppn<={}", result.scales[order[m]].ranks_per_node);
+                subtree[key] = scale_rules(result, c, order[m], version, losses);
+            }
+        }
+        // Adjacent sizes of communicator with the same rules merge into the larger one.
+        if (!by_size.empty() && by_size.back().second == subtree)
+            by_size.back().first = p;
+        else
+            by_size.emplace_back(p, std::move(subtree));
+        i = j;
+    }
+    Json intra = Json::object();
+    if (result.collectives[c] == Collective::allreduce)
+        intra["is_commutative=no"] = leaf({"MPIR_Allreduce_intra_recursive_doubling", 0});
+    for (std::size_t i = 0; i < by_size.size(); ++i)
+        intra[i + 1 == by_size.size() ? std::string("comm_size=any")
+                                      : fmt::format("comm_size<={}", by_size[i].first)] =
+            std::move(by_size[i].second);
+    return intra;
+}
+
+Json collective_entry(const SelectResult& result, std::size_t c, const mpich::Version& version,
+                      Losses& losses) {
+    Json entry;
+    entry["comm_type=intra"] = intra_rules(result, c, version, losses);
+    Json inter;
+    inter["algorithm=" + std::string(inter_algorithm(result.collectives[c]))] = Json::object();
+    entry["comm_type=inter"] = std::move(inter);
+    return entry;
+}
+
+Json base_tree(const EmitOptions& options, const mpich::Version& version) {
+    if (options.mpich_base.empty()) return Json::parse(version.defaults);
+    Json root;
+    try {
+        root = Json::parse(options.mpich_base_text);
+    } catch (const Json::exception& e) {
+        throw InputError(
+            fmt::format("{}: not a JSON document ({}); pass an MPICH tuning file such as "
+                        "maint/tuning/coll/mpir/generic.json",
+                        options.mpich_base, e.what()));
+    }
+    if (!root.is_object())
+        throw InputError(
+            fmt::format("{}: the top level must be an object of \"collective=...\" entries",
+                        options.mpich_base));
+    return root;
+}
+
+}  // namespace
+
+Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) {
+    const mpich::Version& version =
+        mpich::version(options.mpich_version.empty() ? mpich::versions().back().name
+                                                     : std::string_view(options.mpich_version));
+    const Json base = base_tree(options, version);
+    Emitted out;
+    out.remarks.push_back(fmt::format(
+        "mpich-json: for MPICH {} ({}): algorithm names, parameters and the other collectives' "
+        "rules of MPICH {}; choices simulated in the {} style; load it with "
+        "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE",
+        version.name,
+        options.mpich_version_origin.empty() ? "--mpich-version"
+                                             : std::string_view(options.mpich_version_origin),
+        version.sources, to_string(result.style)));
+    out.remarks.push_back(
+        "mpich-json: allreduce rules compare avg_msg_size (MPICH: count x type size = "
+        "piccolo's vector size); allgather rules compare total_msg_size (per-rank contribution "
+        "x comm size: MPICH defines no avg_msg_size for allgather)");
+    Json root = Json::object();
+    for (std::size_t c = 0; c < result.collectives.size(); ++c) {
+        Losses losses;
+        const std::string key = fmt::format("collective={}", to_string(result.collectives[c]));
+        root[key] = collective_entry(result, c, version, losses);
+        for (const auto& [algorithm, loss] : losses.replaced)
+            out.remarks.push_back(fmt::format(
+                "mpich-json: MPICH {} cannot run {} where it was the best {} ({} of {} points); "
+                "there the file names the fastest algorithm MPICH {} runs (at most {:.1f}% "
+                "slower in simulation)",
+                version.name, algorithm, to_string(result.collectives[c]), loss.first,
+                losses.points, version.name, 100 * loss.second));
+        for (const std::string& where : losses.truncated)
+            out.remarks.push_back(fmt::format(
+                "mpich-json: {}: MPICH reads size thresholds as int, so sizes whose total "
+                "exceeds 2147483647 bytes share the rule of the largest size it can write",
+                where));
+    }
+    if (options.mpich_base.empty()) {
+        for (const auto& [key, entry] : base.items()) root[key] = entry;  // after ours
+    } else {  // ours replace the base's entries in place
+        Json merged = Json::object();
+        for (const auto& [key, entry] : base.items()) merged[key] = root.value(key, entry);
+        for (const auto& [key, entry] : root.items())
+            if (!merged.contains(key)) merged[key] = entry;
+        root = std::move(merged);
+    }
+    out.text = root.dump(4) + "\n";
+    return out;
+}
+
+}  // namespace piccolo

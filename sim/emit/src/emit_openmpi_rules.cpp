@@ -1,0 +1,242 @@
+// An Open MPI coll_tuned dynamic rules file (--mca coll_tuned_use_dynamic_rules 1 --mca
+// coll_tuned_dynamic_rules_filename FILE). Format and semantics as open-mpi/ompi v4.1.4 reads
+// them (ompi/mca/coll/tuned/coll_tuned_dynamic_file.c, coll_tuned_dynamic_rules.c):
+//
+//   <number of collectives>
+//   <collective id>                  (COLLTYPE in ompi/mca/coll/base/coll_base_functions.h:
+//                                     allgather 0, allreduce 2)
+//   <number of communicator sizes>
+//   <comm size> <number of message sizes>
+//   <message size> <algorithm> <fan in/out> <segment size>    (one line per message size)
+//
+// Numbers are read with fscanf("%li"); '#' starts a comment up to the end of the line
+// (ompi/mca/coll/base/coll_base_util.c, ompi_coll_base_file_getnext_long()). Open MPI 5.0 reads
+// the same text (v5.0.8's reader accepts an optional "rule-file-version-2" header and an optional
+// fifth number per line; without them a file is version 1, this format), so one file serves both.
+// A file it cannot parse is dropped silently for the built-in decisions: obedience is shown by
+// tests/mpi, not by the load.
+//
+// Lookup (coll_tuned_dynamic_rules.c): the communicator rule with the largest size <= the
+// communicator's (the first rule below that), then the message rule with the largest size <=
+// the call's (the first must be 0). Allgather's size is count x type size x comm size (per-rank
+// contribution x p), Allreduce's count x type size (coll_tuned_decision_dynamic.c). So a rule
+// keyed at size s serves s upwards; the file keys each swept p's rules at the previous swept
+// p + 1 and each run of sizes at the previous run's last size + 1, so that, as in the MPICH file,
+// a communicator or message size between two swept ones takes the larger one's rule.
+//
+// Algorithm numbers (coll_tuned_allgather_decision.c, coll_tuned_allreduce_decision.c, the same
+// in v4.1.4 and v5.0.8; 5.0 adds Allgather 7 "sparbit", which piccolo does not model):
+//   allgather: 3 recursive_doubling (power-of-2 sizes; on others coll_base_allgather.c runs
+//              Bruck instead), 4 ring. allreduce: 3 recursive_doubling, 4 ring
+//              (coll_base_allreduce.c runs recursive doubling when count < comm size).
+// None of them takes a radix: piccolo's k-ring, rm, prd and prm have no Open MPI counterpart,
+// and neither fan in/out nor segment size applies (both 0; only segmented ring, 5, segments).
+#include <fmt/format.h>
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "openmpi_defaults.hpp"
+#include "piccolo/emit/select_emit.hpp"
+#include "piccolo/select/select_text.hpp"
+
+namespace piccolo {
+
+namespace {
+
+struct OmpiChoice {
+    int algorithm = 0;
+    std::string_view name;
+    double time = 0;
+};
+
+struct Losses {
+    std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
+    int points = 0;
+    int kept_modelled = 0;  // left to Open MPI: piccolo predicts no gain over its choice
+    std::map<std::string, int> kept_unmodelled;  // left to Open MPI: what it runs -> points
+};
+
+// A gain smaller than this over what Open MPI runs anyway is within the error of measured
+// profiles (docs/accuracy.md): no reason to override the library.
+constexpr double keep_margin = 0.05;
+
+// The time piccolo simulated for `algorithm` at this point, or a lower bound of it: ring and rd
+// are both simulated, and the baseline is the faster of the two. Open MPI's Bruck is bruck with
+// k = 2, simulated only when the sweep names bruck and k = 2 (nullopt otherwise).
+std::optional<double> simulated_time(const PointSelection& p, std::string_view algorithm) {
+    const bool bruck = algorithm == "bruck";
+    for (const AlgorithmOutcome& o : p.algorithms) {
+        if (!o.available || o.algorithm != algorithm) continue;
+        if (!bruck) return o.time;
+        for (const auto& [k, time] : o.candidates)
+            if (k == 2) return time;
+    }
+    if (!bruck && !p.baseline.empty()) return p.baseline_time;
+    return std::nullopt;
+}
+
+// The fastest algorithm Open MPI runs where piccolo predicts it keep_margin faster than what Open
+// MPI would run by itself; elsewhere 0, Open MPI's own decision.
+OmpiChoice choose(const PointSelection& p, Losses& losses) {
+    const int ranks = p.scale.ranks();
+    std::optional<OmpiChoice> best;
+    auto consider = [&](std::string_view algorithm, int k, double time) {
+        const auto eq = ompi::runs_as(p.collective, algorithm, k, ranks);
+        if (eq && (!best || time < best->time)) best = OmpiChoice{eq->algorithm, eq->name, time};
+    };
+    for (const AlgorithmOutcome& o : p.algorithms) {
+        if (!o.available) continue;
+        if (o.candidates.empty()) consider(o.algorithm, o.k, o.time);
+        for (const auto& [k, time] : o.candidates) consider(o.algorithm, k, time);
+    }
+    // simulated even if unlisted
+    if (!p.baseline.empty()) consider(p.baseline, 0, p.baseline_time);
+    if (!best) best = OmpiChoice{4, "ring", 0};  // only when nothing ran: ring runs everywhere
+    const AlgorithmOutcome* top = p.best_outcome();
+    ++losses.points;
+    if (top && best->time > top->time * (1 + equal_time_tolerance)) {
+        auto& [count, worst] = losses.replaced[top->algorithm];
+        ++count;
+        worst = std::max(worst, best->time / top->time - 1);
+    }
+    const ompi::Decision own = ompi::fixed_decision(p.collective, ranks, p.bytes);
+    const OmpiChoice kept{0, "Open MPI's own decision", 0};
+    const std::optional<double> theirs =
+        own.piccolo ? simulated_time(p, *own.piccolo) : std::nullopt;
+    // Bruck is modelled, but timed only when the sweep names bruck with k = 2.
+    if (!own.piccolo || (*own.piccolo == "bruck" && !theirs)) {
+        ++losses.kept_unmodelled[std::string(own.name)];
+        return kept;
+    }
+    if (!theirs || best->time * (1 + keep_margin) >= *theirs) {
+        ++losses.kept_modelled;
+        return kept;
+    }
+    return *best;
+}
+
+// The message rules of one scale: runs of equal choices, each keyed at the previous run's last
+// size + 1 (the first at 0).
+std::string message_rules(const SelectResult& result, std::size_t c, std::size_t s,
+                          Losses& losses) {
+    const bool gather = result.collectives[c] == Collective::allgather;
+    const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
+    struct Run {
+        OmpiChoice choice;
+        std::uint64_t first_bytes, last_bytes;
+    };
+    std::vector<Run> runs;
+    for (std::size_t z = 0; z < result.sizes.size(); ++z) {
+        const OmpiChoice chosen = choose(result.at(c, s, z), losses);
+        if (!runs.empty() && runs.back().choice.algorithm == chosen.algorithm)
+            runs.back().last_bytes = result.sizes[z];
+        else
+            runs.push_back({chosen, result.sizes[z], result.sizes[z]});
+    }
+    std::string text = fmt::format("{}    # message sizes\n", runs.size());
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const std::uint64_t from = r == 0 ? 0 : runs[r - 1].last_bytes * (gather ? ranks : 1) + 1;
+        const std::string sizes =
+            runs[r].first_bytes == runs[r].last_bytes
+                ? detail::size_label(runs[r].first_bytes)
+                : fmt::format("{} to {}", detail::size_label(runs[r].first_bytes),
+                              detail::size_label(runs[r].last_bytes));
+        text += fmt::format("{} {} 0 0    # {}: {} {} ({})\n", from, runs[r].choice.algorithm,
+                            runs[r].choice.name, size_meaning(result.collectives[c]), sizes,
+                            gather ? "size = per-rank x comm size" : "size = vector size");
+    }
+    return text;
+}
+
+std::string collective_rules(const SelectResult& result, std::size_t c, Losses& losses,
+                             std::vector<std::string>& remarks) {
+    // One rule per communicator size: of several scales with the same p, the first one swept.
+    std::vector<std::size_t> order;
+    for (std::size_t s = 0; s < result.scales.size(); ++s) {
+        auto same = [&](std::size_t o) {
+            return result.scales[o].ranks() == result.scales[s].ranks();
+        };
+        if (std::none_of(order.begin(), order.end(), same))
+            order.push_back(s);
+        else if (c == 0)
+            remarks.push_back(fmt::format(
+                "openmpi-rules: Open MPI's rules cannot tell {} from another layout of {} ranks; "
+                "the file uses the first one swept",
+                detail::scale_label(result.scales[s]), result.scales[s].ranks()));
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return result.scales[a].ranks() < result.scales[b].ranks();
+    });
+    std::vector<std::pair<int, std::string>> rules;  // (first comm size served, rule text)
+    int previous = 0;
+    for (std::size_t s : order) {
+        std::string text = message_rules(result, c, s, losses);
+        if (rules.empty() || rules.back().second != text)
+            rules.emplace_back(previous == 0 ? 0 : previous + 1, std::move(text));
+        previous = result.scales[s].ranks();
+    }
+    std::string out = fmt::format(
+        "{}    # {} (collective id {})\n{}    # communicator sizes\n",
+        result.collectives[c] == Collective::allgather ? 0 : 2, to_string(result.collectives[c]),
+        result.collectives[c] == Collective::allgather ? 0 : 2, rules.size());
+    for (const auto& [from, text] : rules)
+        out += fmt::format("{}    # communicators of {} ranks or more\n{}", from, from, text);
+    return out;
+}
+
+void remark_kept(Collective collective, const Losses& losses, std::vector<std::string>& remarks) {
+    int unmodelled = 0;
+    std::string names;
+    for (const auto& [name, count] : losses.kept_unmodelled) {
+        unmodelled += count;
+        names += fmt::format("{}{} {}", names.empty() ? "" : ", ", name, count);
+    }
+    if (losses.kept_modelled + unmodelled == 0) return;
+    std::string why = fmt::format(
+        "at {} piccolo predicts no gain of {:.0f}% over the algorithm Open MPI runs there",
+        losses.kept_modelled, 100 * keep_margin);
+    if (unmodelled > 0)
+        why += fmt::format("; at {} Open MPI runs an algorithm piccolo does not model ({})",
+                           unmodelled, names);
+    remarks.push_back(fmt::format(
+        "openmpi-rules: {} leaves {} of {} points to Open MPI's own decision (algorithm 0): {}",
+        to_string(collective), losses.kept_modelled + unmodelled, losses.points, why));
+}
+
+}  // namespace
+
+Emitted emit_openmpi_rules(const SelectResult& result) {
+    Emitted out;
+    std::string body;
+    for (std::size_t c = 0; c < result.collectives.size(); ++c) {
+        Losses losses;
+        body += collective_rules(result, c, losses, out.remarks);
+        remark_kept(result.collectives[c], losses, out.remarks);
+        for (const auto& [algorithm, loss] : losses.replaced)
+            out.remarks.push_back(fmt::format(
+                "openmpi-rules: Open MPI cannot run {} where it was the best {} ({} of {} "
+                "points); the fastest algorithm Open MPI runs is at most {:.1f}% slower there "
+                "in simulation",
+                algorithm, to_string(result.collectives[c]), loss.first, losses.points,
+                100 * loss.second));
+    }
+    out.text = fmt::format(
+        "# Open MPI coll_tuned dynamic rules chosen by piccolo select (machine {}, {} style, {}).\n"
+        "# For Open MPI 4.1 and 5.0 (same format). Use it with:\n"
+        "#   mpirun --mca coll_tuned_use_dynamic_rules 1 "
+        "--mca coll_tuned_dynamic_rules_filename THIS_FILE ...\n"
+        "# Lines: collective id; then per communicator size: its smallest size and the number of\n"
+        "# message rules; per message rule: smallest size in bytes, algorithm, fan in/out, "
+        "segment size.\n"
+        "{}    # collectives\n{}",
+        result.machine, to_string(result.style),
+        result.contention ? "contention modelled" : "no contention", result.collectives.size(),
+        body);
+    out.remarks.push_back(
+        "openmpi-rules: use it with --mca coll_tuned_use_dynamic_rules 1 --mca "
+        "coll_tuned_dynamic_rules_filename FILE (Open MPI 4.1 and 5.0)");
+    return out;
+}
+
+}  // namespace piccolo

@@ -1,0 +1,153 @@
+// Facts about MPICH releases, read from pmodels/mpich at the tag named per fact:
+//  - JSON algorithm names: src/mpi/coll/src/csel_container.c (the "algorithm=..." strings it
+//    compares) and their parameters (the "k=" keys it parses for that algorithm);
+//  - restrictions: src/mpi/coll/coll_algorithms.txt ("restrictions: power-of-two",
+//    "restrictions: commutative"). MPICH checks them only for algorithms forced with a CVAR
+//    (maint/gen_coll.py, dump_fallback()); a tuning file's choice is run as it is, so the
+//    emitter must never name an algorithm where it cannot run (v4.0.2's recursive doubling
+//    Allgather asserts on a size that is not a power of 2:
+//    src/mpi/coll/allgather/allgather_intra_recursive_doubling.c, line 45);
+//  - operator keys of the reader: src/mpi/coll/src/csel.c, parse_json_tree(). Every series
+//    reads the keys piccolo writes (comm_size<=, comm_size=any, comm_avg_ppn<=, avg_msg_size<=,
+//    avg_msg_size=any, total_msg_size<=, total_msg_size=any, is_commutative=no); 4.0 and 4.1
+//    spell "=any" per operator and have no comm_avg_ppn=any, so the emitter never writes it.
+//
+// Mapping of piccolo's algorithms (schedules/README.md):
+//   ring: the ring, p-1 steps (Allreduce: reduce-scatter ring + allgather ring).
+//   rd:   recursive doubling.
+//   rm k: k-1 partners k^(r-1) apart in round r, ranks beyond the core folded in: MPICH's
+//         "recursive exchange" with distance doubling (Allgather recexch_doubling, Allreduce
+//         recexch) and, from 4.3, Allreduce recursive_multiplying.
+//   prm k, prd: partners far first: MPICH's Allgather recexch_halving (prd = k 2).
+//   bruck k: MPICH's Allgather k_brucks (from 4.1, "k="); k 2 also MPICH's brucks, the radix-2
+//         original (src/mpi/coll/allgather/allgather_intra_brucks.c: MPIC_Sendrecv of pof2
+//         blocks to rank - pof2 while pof2 <= p/2, then the remaining p - pof2), the only Bruck
+//         a 4.0 tuning file can name.
+//   k-ring: no MPICH equivalent in any series.
+#include "mpich_versions.hpp"
+
+#include <fmt/format.h>
+#include <array>
+
+#include "mpich_defaults.hpp"
+#include "piccolo/core/error.hpp"
+#include "piccolo/emit/select_emit.hpp"
+
+namespace piccolo::mpich {
+
+namespace {
+
+// v4.0.2: csel_container.c names MPIR_Allgather_intra_{brucks, recursive_doubling, ring} and
+// MPIR_Allreduce_intra_{recursive_doubling, reduce_scatter_allgather, smp}; none takes k.
+constexpr std::array<Algorithm, 3> allgather_4_0{{
+    {"ring", "MPIR_Allgather_intra_ring"},
+    {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
+    {"bruck", "MPIR_Allgather_intra_brucks", false, 0, false, false, 2},
+}};
+constexpr std::array<Algorithm, 1> allreduce_4_0{{
+    {"rd", "MPIR_Allreduce_intra_recursive_doubling"},
+}};
+
+// v4.1.2: csel_container.c adds MPIR_Allgather_intra_k_brucks with "k=" (coll_algorithms.txt:
+// k_brucks, extra_params: k; src/mpi/coll/allgather/allgather_intra_k_brucks.c, the algorithm
+// piccolo's bruck follows, unchanged in its schedule up to v4.3.2).
+constexpr std::array<Algorithm, 3> allgather_4_1{{
+    {"ring", "MPIR_Allgather_intra_ring"},
+    {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
+    {"bruck", "MPIR_Allgather_intra_k_brucks", true},
+}};
+
+// v4.1.2: Allreduce adds MPIR_Allreduce_intra_ring (coll_algorithms.txt: commutative) and
+// MPIR_Allreduce_intra_recexch with "k=" (src/mpi/coll/allreduce/allreduce_intra_recexch.c:
+// full-vector exchange with k-1 partners per phase, distance k^phase, extra ranks folded in).
+constexpr std::array<Algorithm, 3> allreduce_4_1{{
+    {"ring", "MPIR_Allreduce_intra_ring", false, 0, false, true},
+    {"rd", "MPIR_Allreduce_intra_recursive_doubling"},
+    {"rm", "MPIR_Allreduce_intra_recexch", true},
+}};
+
+// v4.2.3: Allgather adds MPIR_Allgather_intra_recexch_doubling and _recexch_halving, both with
+// "k=" (csel_container.c; src/mpi/coll/allgather/allgather_intra_recexch.c).
+constexpr std::array<Algorithm, 6> allgather_4_2{{
+    {"ring", "MPIR_Allgather_intra_ring"},
+    {"rd", "MPIR_Allgather_intra_recursive_doubling", false, 0, true},
+    {"rm", "MPIR_Allgather_intra_recexch_doubling", true},
+    {"prm", "MPIR_Allgather_intra_recexch_halving", true},
+    {"prd", "MPIR_Allgather_intra_recexch_halving", false, 2},
+    {"bruck", "MPIR_Allgather_intra_k_brucks", true},
+}};
+
+// v4.3.2: Allreduce adds MPIR_Allreduce_intra_recursive_multiplying with "k="
+// (src/mpi/coll/allreduce/allreduce_intra_recursive_multiplying.c; coll_algorithms.txt:
+// commutative), the algorithm piccolo's rm models.
+constexpr std::array<Algorithm, 3> allreduce_4_3{{
+    {"ring", "MPIR_Allreduce_intra_ring", false, 0, false, true},
+    {"rd", "MPIR_Allreduce_intra_recursive_doubling"},
+    {"rm", "MPIR_Allreduce_intra_recursive_multiplying", true, 0, false, true},
+}};
+
+const std::array<Version, 4>& table() {
+    static const std::array<Version, 4> versions{{
+        {"4.0", "v4.0.2", allgather_4_0, allreduce_4_0, defaults_4_0()},
+        {"4.1", "v4.1.2", allgather_4_1, allreduce_4_1, defaults_4_1()},
+        {"4.2", "v4.2.3", allgather_4_2, allreduce_4_1, defaults_4_1()},
+        {"4.3", "v4.3.2", allgather_4_2, allreduce_4_3, defaults_4_1()},
+    }};
+    return versions;
+}
+
+std::string known_names() {
+    std::string names;
+    for (const Version& v : table()) names += (names.empty() ? "" : ", ") + std::string(v.name);
+    return names;
+}
+
+}  // namespace
+
+std::span<const Version> versions() {
+    return table();
+}
+
+const Version& version(std::string_view name) {
+    const std::string series = series_of(name);
+    for (const Version& v : table())
+        if (v.name == name || v.name == series) return v;
+    throw InputError(fmt::format(
+        "--mpich-version: unknown MPICH version '{}' (known: {}; `mpichversion` prints yours)",
+        name, known_names()));
+}
+
+std::string series_of(std::string_view release) {
+    // "4.0.2", "4.1", "4.2.0rc1": the first two numbers.
+    const std::size_t first = release.find('.');
+    if (first == std::string_view::npos) return {};
+    std::size_t end = first + 1;
+    while (end < release.size() && release[end] >= '0' && release[end] <= '9') ++end;
+    const std::string series(release.substr(0, end));
+    for (const Version& v : table())
+        if (v.name == series) return series;
+    return {};
+}
+
+const Algorithm* equivalent(const Version& v, Collective c, std::string_view algorithm, int p) {
+    const bool power_of_two = p > 0 && (p & (p - 1)) == 0;
+    for (const Algorithm& a : c == Collective::allgather ? v.allgather : v.allreduce)
+        if (a.piccolo == algorithm && (!a.power_of_two || power_of_two)) return &a;
+    return nullptr;
+}
+
+}  // namespace piccolo::mpich
+
+namespace piccolo {
+
+std::vector<std::string_view> mpich_series_known() {
+    std::vector<std::string_view> names;
+    for (const mpich::Version& v : mpich::versions()) names.push_back(v.name);
+    return names;
+}
+
+std::string mpich_series(std::string_view release) {
+    return mpich::series_of(release);
+}
+
+}  // namespace piccolo

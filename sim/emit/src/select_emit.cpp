@@ -1,0 +1,65 @@
+// Emitter names and dispatch; each format lives in its own emit_*.cpp.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <array>
+#include <utility>
+
+#include "piccolo/core/error.hpp"
+#include "piccolo/emit/select_emit.hpp"
+
+namespace piccolo {
+
+namespace {
+
+constexpr std::array<std::pair<EmitKind, std::string_view>, 7> kinds{{
+    {EmitKind::table, "table"},
+    {EmitKind::csv, "csv"},
+    {EmitKind::json, "json"},
+    {EmitKind::yaml, "yaml"},
+    {EmitKind::mpich_json, "mpich-json"},
+    {EmitKind::openmpi_rules, "openmpi-rules"},
+    {EmitKind::piccl_env, "piccl-env"},
+}};
+
+}  // namespace
+
+std::vector<std::string_view> emit_kind_names() {
+    std::vector<std::string_view> names;
+    for (const auto& [kind, name] : kinds) names.push_back(name);
+    return names;
+}
+
+EmitKind parse_emit_kind(std::string_view name) {
+    for (const auto& [kind, known] : kinds)
+        if (known == name) return kind;
+    throw InputError(fmt::format("unknown output kind '{}' (known: {})", name,
+                                 fmt::join(emit_kind_names(), ", ")));
+}
+
+std::string_view to_string(EmitKind kind) {
+    for (const auto& [known, name] : kinds)
+        if (known == kind) return name;
+    return "?";
+}
+
+Emitted emit(EmitKind kind, const SelectResult& result, const EmitOptions& options) {
+    switch (kind) {
+        case EmitKind::table:
+            return {emit_table(result), {}};
+        case EmitKind::csv:
+            return {emit_csv(result), {}};
+        case EmitKind::json:
+            return {emit_json(result), {}};
+        case EmitKind::yaml:
+            return {emit_yaml(result), {}};
+        case EmitKind::mpich_json:
+            return emit_mpich_json(result, options);
+        case EmitKind::openmpi_rules:
+            return emit_openmpi_rules(result);
+        case EmitKind::piccl_env:
+            return emit_piccl_env(result, options);
+    }
+    return {};
+}
+
+}  // namespace piccolo

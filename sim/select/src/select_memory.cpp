@@ -1,0 +1,138 @@
+#include "select_memory.hpp"
+
+#include <tbb/task_group.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <condition_variable>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <string_view>
+
+#include "piccolo/select/select.hpp"
+
+namespace piccolo {
+
+namespace {
+
+// A "Key: value kB" line of /proc/meminfo, in bytes; 0 when absent.
+std::uint64_t meminfo_bytes(std::string_view key) {
+    std::ifstream in("/proc/meminfo");
+    std::string name;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (in >> name >> kib) {
+        std::getline(in, unit);
+        if (name.size() == key.size() + 1 && name.starts_with(key)) return kib * 1024;
+    }
+    return 0;
+}
+
+// What the memory cgroup (v2) of this process still allows; 0 when unlimited or unknown.
+std::uint64_t cgroup_headroom() {
+    std::ifstream max_file("/sys/fs/cgroup/memory.max"),
+        current_file("/sys/fs/cgroup/memory.current");
+    std::uint64_t max = 0, current = 0;
+    if (!(max_file >> max) || !(current_file >> current)) return 0;  // "max" fails to parse
+    return max > current ? max - current : 1;
+}
+
+}  // namespace
+
+std::uint64_t default_memory_budget() {
+    std::uint64_t available = meminfo_bytes("MemAvailable");
+    if (available == 0) {
+        const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        available = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : 0;
+    }
+    if (const std::uint64_t headroom = cgroup_headroom(); headroom > 0 && headroom < available)
+        available = headroom;
+    return available / 2;
+}
+
+namespace detail {
+
+std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks) {
+    // Per task: kind, ranks, size class and dependency offsets (17 B) in the DAG, successor
+    // offsets, the engine's level and its waiters' counters and times; per dependency id: the
+    // id, its successor entry and the generators' scratch (Allreduce reverses an Allgather); per
+    // transfer of the widest round: its event, the event batch's merge scratch and its place in
+    // a slot queue, all at once where the round starts together (an all-to-all). Measured peaks
+    // are 0.42 to 0.82 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
+    // pools and the record.
+    constexpr std::uint64_t per_task = 40, per_dependency = 16, per_payload = 12, per_rank = 1024;
+    constexpr std::uint64_t per_waiting = 40;
+    constexpr std::uint64_t fixed = std::uint64_t{4} << 20;
+    return fixed + per_task * c.tasks() + per_dependency * c.dependency_ids +
+           per_payload * c.payload_ids + per_waiting * c.widest_round +
+           per_rank * static_cast<std::uint64_t>(ranks);
+}
+
+std::uint64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0, resident = 0;
+    if (!(statm >> pages >> resident)) return 0;
+    return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string format_memory(std::uint64_t bytes) {
+    constexpr double kib = 1024.0, mib = kib * 1024, gib = mib * 1024;
+    const auto b = static_cast<double>(bytes);
+    if (b >= gib) return fmt::format("{:.1f} GiB", b / gib);
+    if (b >= mib) return fmt::format("{:.0f} MiB", b / mib);
+    return fmt::format("{:.0f} KiB", b / kib);
+}
+
+void BudgetedRunner::run(int threads, const std::function<void(std::size_t)>& job) {
+    std::mutex mutex;
+    std::condition_variable ended;
+    std::vector<bool> started(estimates_.size(), false);
+    std::size_t first_waiting = 0;  // every job before it has started
+    std::uint64_t held = 0;
+    std::exception_ptr failure;
+
+    // The next job that fits, or estimates_.size() when none does (or none is left).
+    auto next_fitting = [&] {
+        for (std::size_t i = first_waiting; i < estimates_.size(); ++i)
+            if (!started[i] && (held == 0 || held + estimates_[i] <= budget_)) return i;
+        return estimates_.size();
+    };
+    auto worker = [&] {
+        std::unique_lock lock(mutex);
+        for (;;) {
+            while (first_waiting < started.size() && started[first_waiting]) ++first_waiting;
+            if (failure || first_waiting == started.size()) return;
+            const std::size_t i = next_fitting();
+            if (i == estimates_.size()) {
+                ++delayed_;
+                ended.wait(lock);
+                continue;
+            }
+            started[i] = true;
+            held += estimates_[i];
+            peak_ = std::max(peak_, held);
+            lock.unlock();
+            try {
+                job(i);
+            } catch (...) {
+                lock.lock();
+                if (!failure) failure = std::current_exception();
+                held -= estimates_[i];
+                ended.notify_all();
+                return;
+            }
+            lock.lock();
+            held -= estimates_[i];
+            ended.notify_all();
+        }
+    };
+    tbb::task_group group;
+    for (int t = 0; t < threads; ++t) group.run(worker);
+    group.wait();
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace detail
+
+}  // namespace piccolo

@@ -1,0 +1,202 @@
+// Step 1 of a sweep: the plan (select_plan.hpp).
+#include "select_plan.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "piccolo/core/error.hpp"
+#include "piccolo/schedules/task_count.hpp"
+#include "piccolo/select/select_text.hpp"
+#include "select_memory.hpp"
+#include "select_symmetric.hpp"
+
+namespace piccolo::detail {
+
+GenerateRequest template_request(const Sweep& sweep, const SelectRequest& request, std::size_t c,
+                                 std::size_t p, std::size_t a, int k) {
+    GenerateRequest g;
+    g.collective = sweep.collectives[c];
+    g.algorithm = std::string(sweep.algorithms[a].info->name);
+    g.k = k;
+    g.ranks = sweep.ranks[p];
+    // Any size works for a template; an Allreduce needs at least one byte per segment.
+    g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(g.ranks));
+    g.payload = resize_by_payload(g.collective);  // Allgather resizes without payload
+    g.style = request.style;
+    return g;
+}
+
+namespace {
+
+class Planner {
+  public:
+    explicit Planner(const SelectRequest& request) : request_(request) {
+        sweep_.collectives = unique_collectives(request.collectives);
+        sweep_.algorithms = swept_algorithms(request.algorithms);
+        sweep_.sizes = swept_sizes(request.sizes);
+        plan_scales();
+        check_radices(request.radices, sweep_);
+        plan_units();
+    }
+
+    SweepPlan take() && { return std::move(plan_); }
+
+  private:
+    // ---- scales -------------------------------------------------------------------------------
+    void plan_scales() {
+        const std::vector<Scale> requested =
+            request_.scales.empty() ? default_select_scales(request_.machine) : request_.scales;
+        for (const Scale& s : requested) {
+            if (s.nodes < 1)
+                throw InputError(fmt::format("--nodes: must be >= 1 (got {})", s.nodes));
+            if (s.ranks_per_node < 1)
+                throw InputError(fmt::format("--ppn: must be >= 1 (got {})", s.ranks_per_node));
+            if (s.ranks() < 2) {
+                plan_.notes.push_back(fmt::format(
+                    "{}: skipped (a collective needs at least 2 ranks)", scale_label(s)));
+                continue;
+            }
+            if (std::find(sweep_.scales.begin(), sweep_.scales.end(), s) != sweep_.scales.end())
+                continue;
+            plan_.layouts.emplace_back(request_.machine, s.nodes, s.ranks_per_node);  // validates
+            sweep_.scales.push_back(s);
+        }
+        if (sweep_.scales.empty())
+            throw InputError(
+                "--nodes/--ppn: every scale has fewer than 2 ranks (use more nodes "
+                "or more ranks per node)");
+        for (const Scale& s : sweep_.scales)
+            if (std::find(sweep_.ranks.begin(), sweep_.ranks.end(), s.ranks()) ==
+                sweep_.ranks.end())
+                sweep_.ranks.push_back(s.ranks());
+    }
+
+    // ---- units ----------------------------------------------------------------------------------
+    // Large candidates (symmetry_min_tasks) run through quotients where the symmetry holds.
+    [[nodiscard]] SymmetryChoice choose_symmetry(const GenerateRequest& g,
+                                                 const TaskCounts& counts) const {
+        if (counts.tasks() < request_.symmetry_min_tasks) return {};
+        std::vector<const RankLayout*> layouts;
+        for (std::size_t s = 0; s < sweep_.scales.size(); ++s)
+            if (sweep_.scales[s].ranks() == g.ranks) layouts.push_back(&plan_.layouts[s]);
+        return detail::choose_symmetry(g, request_.machine, layouts, {request_.contention, false});
+    }
+
+    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts,
+                   SymmetryChoice symmetry) {
+        Unit unit;
+        unit.collective = c;
+        unit.p_index = p;
+        unit.algorithm = a;
+        unit.k = k;
+        unit.counts = counts;
+        unit.symmetry = std::move(symmetry);
+        const Rank ranks = sweep_.ranks[p];
+        const Rank representatives = unit.symmetry.representatives;
+        const TaskCounts replayed =
+            representatives > 0 ? quotient_counts(counts, ranks, representatives) : counts;
+        const GenerateRequest g = template_request(sweep_, request_, c, p, a, k);
+        const bool indexable = counts.tasks() <= std::numeric_limits<std::uint32_t>::max();
+        std::uint64_t sizes = 0, work = 0;
+        bool uneven = false;  // a size the quotient does not cover
+        for (std::uint64_t bytes : sweep_.sizes) {
+            if (!runs_at(counts.pieces, sweep_.collectives[c], bytes)) continue;
+            const bool covered = representatives == 0 || symmetry_covers(g, bytes);
+            uneven = uneven || !covered;
+            if (!covered && !indexable) continue;
+            ++sizes;
+            work += covered ? replayed.tasks() : counts.tasks();
+        }
+        unit.full_too = uneven && indexable;
+        unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
+                       representatives == 0 && !is_baseline(sweep_.algorithms[a].info->name);
+        unit.stage = unit.bounded ? 2 : 0;
+        if (uneven && !indexable) note_uneven(c, ranks);
+        unit.estimate =
+            estimate_job_bytes(replayed, ranks) +
+            (representatives > 0 && unit.full_too ? estimate_job_bytes(counts, ranks) : 0);
+        for (const Scale& scale : sweep_.scales)
+            if (scale.ranks() == ranks) {
+                unit.runs += sizes;
+                unit.work += work;
+            }
+        return unit;
+    }
+
+    // Once per (collective, p): sizes that neither the quotient nor the full DAG can replay.
+    void note_uneven(std::size_t c, Rank ranks) {
+        std::string note = uneven_note(sweep_.collectives[c], ranks);
+        if (std::find(plan_.notes.begin(), plan_.notes.end(), note) == plan_.notes.end())
+            plan_.notes.push_back(std::move(note));
+    }
+
+    // The candidates of one (collective, p, algorithm) into their units; `identities` holds the
+    // units of (collective, p) so far.
+    void plan_set(std::size_t c, std::size_t p, std::size_t a,
+                  std::unordered_map<std::string, std::size_t>& identities) {
+        CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
+        const AlgorithmInfo& info = *sweep_.algorithms[a].info;
+        if (sweep_.collectives[c] == Collective::allreduce && !info.has_allreduce) {
+            set.unavailable = fmt::format("{} runs Allgather only", info.name);
+            return;
+        }
+        const std::vector<int> ks =
+            radices_for(*sweep_.algorithms[a].info, sweep_.ranks[p], request_.radices);
+        if (ks.empty())
+            set.unavailable =
+                request_.radices.empty()
+                    ? fmt::format("no valid k for p = {}", sweep_.ranks[p])
+                    : fmt::format("no k from -k is valid for p = {}", sweep_.ranks[p]);
+        for (int k : ks) {
+            const GenerateRequest g = template_request(sweep_, request_, c, p, a, k);
+            const TaskCounts counts = count_tasks(g);
+            SymmetryChoice symmetry = choose_symmetry(g, counts);
+            if (symmetry.representatives == 0 &&
+                counts.tasks() > std::numeric_limits<std::uint32_t>::max()) {
+                // More tasks than the IR can index: generate() refuses it before allocating, with
+                // the numbers; that refusal is the reason shown for the candidate.
+                try {
+                    generate(g);
+                } catch (const InputError& e) {
+                    if (set.unavailable.empty()) set.unavailable = e.what();
+                    continue;
+                }
+            }
+            const auto [at, added] = identities.try_emplace(dag_identity(g), plan_.units.size());
+            if (added) {
+                if (counts.tasks() >= request_.symmetry_min_tasks)
+                    plan_.engine_choices.push_back(engine_choice(
+                        g, sweep_.algorithms[a].info->has_radix, counts.tasks(), symmetry));
+                plan_.units.push_back(make_unit(c, p, a, k, counts, std::move(symmetry)));
+            }
+            set.candidates.push_back({k, at->second});
+            ++plan_.candidates;
+        }
+        if (!set.candidates.empty()) set.unavailable.clear();
+    }
+
+    void plan_units() {
+        sweep_.sets.resize(sweep_.collectives.size() * sweep_.ranks.size() *
+                           sweep_.algorithms.size());
+        for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
+            for (std::size_t p = 0; p < sweep_.ranks.size(); ++p) {
+                std::unordered_map<std::string, std::size_t> identities;
+                for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a)
+                    plan_set(c, p, a, identities);
+            }
+    }
+
+    const SelectRequest& request_;
+    SweepPlan plan_;
+    Sweep& sweep_ = plan_.sweep;
+};
+
+}  // namespace
+
+SweepPlan plan_sweep(const SelectRequest& request) {
+    return Planner(request).take();
+}
+
+}  // namespace piccolo::detail

@@ -1,0 +1,78 @@
+#include "piccolo/select/select_text.hpp"
+
+#include <fmt/format.h>
+#include <cmath>
+#include <utility>
+
+namespace piccolo::detail {
+
+std::string scale_label(const Scale& s) {
+    return fmt::format("{} node{} x {} = {} rank{}", s.nodes, s.nodes == 1 ? "" : "s",
+                       s.ranks_per_node, s.ranks(), s.ranks() == 1 ? "" : "s");
+}
+
+std::string size_label(std::uint64_t bytes) {
+    for (auto [name, shift] : {std::pair{"GiB", 30}, {"MiB", 20}, {"KiB", 10}})
+        if (bytes >= (1ULL << shift) && bytes % (1ULL << shift) == 0)
+            return fmt::format("{} {}", bytes >> shift, name);
+    return fmt::format("{} B", bytes);
+}
+
+std::string time_label(double seconds) {
+    if (!(seconds > 0)) return "-";
+    struct Unit {
+        const char* name;
+        double scale;
+    };
+    for (Unit u : {Unit{"s", 1}, Unit{"ms", 1e-3}, Unit{"us", 1e-6}, Unit{"ns", 1e-9}}) {
+        if (seconds < u.scale && u.scale > 1e-9) continue;
+        const double v = seconds / u.scale;
+        // 4 significant digits: 1.234, 12.34, 123.4
+        const int decimals = v >= 100 ? 1 : v >= 10 ? 2 : 3;
+        return fmt::format("{:.{}f} {}", v, decimals, u.name);
+    }
+    return "-";
+}
+
+std::string choice_label(const AlgorithmOutcome& o) {
+    if (!o.available) return "-";
+    return o.has_radix ? fmt::format("{} k={}", o.algorithm, o.k) : o.algorithm;
+}
+
+std::string choice_label(const Choice& c) {
+    return c.has_radix ? fmt::format("{} k={}", c.algorithm, c.k) : c.algorithm;
+}
+
+std::string candidate_label(Collective collective, std::string_view algorithm, bool has_radix,
+                            int k, Rank ranks) {
+    return fmt::format("{} {}{} at p = {}", to_string(collective), algorithm,
+                       has_radix ? fmt::format(" k = {}", k) : "", ranks);
+}
+
+std::string k_list_label(const std::vector<int>& ks) {
+    std::string out;
+    for (std::size_t i = 0; i < ks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ks.size() && ks[j + 1] == ks[j] + 1) ++j;
+        if (!out.empty()) out += ", ";
+        out += j > i + 1 ? fmt::format("{}-{}", ks[i], ks[j])
+               : j == i  ? fmt::format("{}", ks[i])
+                         : fmt::format("{}, {}", ks[i], ks[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string size_semantics(const SelectResult& result) {
+    std::string out = "message size =";
+    bool first = true;
+    for (Collective c : result.collectives) {
+        out += fmt::format("{} {} for {}", first ? "" : ";", size_meaning(c), to_string(c));
+        first = false;
+    }
+    for (Collective c : result.collectives)
+        if (c == Collective::allreduce) out += " (MPICH's avg_msg_size)";
+    return out;
+}
+
+}  // namespace piccolo::detail
