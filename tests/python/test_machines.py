@@ -26,7 +26,7 @@ def test_levels_read_as_the_yaml_says():
     doc = yaml.safe_load(m.to_yaml())
     assert m.level_names == [level["name"] for level in doc["levels"]]
     assert m.devices_per_node == 4 and m.device_radix == doc["device_radix"]
-    assert m.style == doc["style"] and m.placement == "block" and m.sharing == "fifo"
+    assert m.style == doc["style"] and m.placement == "block" and m.sharing == "fair"  # configs/machines/delta.yaml
     for level, written in zip(m.levels, doc["levels"]):
         assert level.radix == written.get("radix")
         (row,) = level.loggp

@@ -105,8 +105,8 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
             std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(c.p)),
             c.collective == Collective::allreduce,
             c.style};
-        const std::uint64_t estimate =
-            detail::estimate_job_bytes(count_tasks(request), request.ranks);
+        const std::uint64_t estimate = detail::estimate_job_bytes(
+            count_tasks(request), request.ranks, machine.sharing == Sharing::fair);
         const std::uint64_t measured = measured_job_bytes(request, machine);
         CAPTURE(std::string(c.algorithm));
         CAPTURE(c.p);

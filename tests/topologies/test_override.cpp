@@ -131,15 +131,17 @@ TEST_CASE("bad overrides: one line naming the override") {
     CHECK(error_of("delta", {"node.radix=0"}) ==
           "--set node.radix=0: machine 'delta[node.radix=0]': levels[0].radix: must be 1..4096 or "
           "unset (got 0)");
-    CHECK(error_of("delta", {"node.capacity=2e11"}) ==
-          "--set node.capacity=2e11: machine 'delta[node.capacity=2e11]': levels[0].capacity: an "
-          "internal capacity is shared fairly; add 'sharing: fair' to the machine");
+    // delta shares its lanes fairly; with FIFO lanes a capacity has nothing to share it.
+    CHECK(error_of("delta", {"sharing=fifo", "node.capacity=2e11"}) ==
+          "--set node.capacity=2e11: machine 'delta[sharing=fifo,node.capacity=2e11]': "
+          "levels[0].capacity: an internal capacity is shared fairly; add 'sharing: fair' to the "
+          "machine");
     // The override blamed is the one that broke the machine, not the last one given.
     CHECK(error_of("delta", {"device_radix=0", "sharing=fair"}) ==
           "--set device_radix=0: machine 'delta[device_radix=0,sharing=fair]': device_radix: must "
           "be 1..4096 or unset (got 0)");
     // Overrides act together: capacity before sharing=fair is fine.
-    CHECK(error_of("delta", {"node.capacity=2e11", "sharing=fair"}) == "no error");
+    CHECK(error_of("delta", {"sharing=fifo", "node.capacity=2e11", "sharing=fair"}) == "no error");
 }
 
 TEST_CASE("a machine of one level: one node whose table prices every message") {

@@ -7,6 +7,10 @@
 # now: "small pipelined", "ring4096 pipelined" and "rm1m nccl" replay the same DAGs in both.
 # e.g. build an older commit in a worktree (git worktree add --detach /tmp/old COMMIT) and run
 #   tools/bench/compare.sh /tmp/old/build/release build/release
+# The piccolo cases replay FIFO lanes in both builds: a build whose `piccolo` has --set gets
+# `--set sharing=fifo` (delta's default lane model is fair sharing now; builds without --set know
+# only FIFO lanes), and engine_bench's cases fix the lane model themselves. With a baseline that
+# has --set (and so fair sharing), the fair-sharing cases at the end run too.
 set -euo pipefail
 old=$1/bin
 new=$2/bin
@@ -25,10 +29,24 @@ cases=(
     "piccolo sim -a rm -k 2 --nodes 262144 --bytes 2MiB"
     "piccolo select --threads 1"
 )
+fair_cases=(
+    "piccolo sim -a rm -k 256 --nodes 64 --bytes 1KiB --set sharing=fair"
+    "piccolo select -n 64 -s 64MiB -c allgather -a rm -k 256 --set sharing=fair"
+    "piccolo select -n 16 --threads 1 --set sharing=fair"
+)
+has_set() { "$1/piccolo" sim --help 2>/dev/null | grep -q -- '--set'; }
+pinned() {  # dir case -> the case, FIFO lanes pinned where the build can say so
+    if [[ $2 == piccolo* && $2 != *sharing=* ]] && has_set "$1"; then
+        echo "$2 --set sharing=fifo"
+    else
+        echo "$2"
+    fi
+}
 cpu() {  # dir case -> appends "cpu seconds, peak KB"
-    local dir=$1 case=$2 out=$3
+    local dir=$1 case=$2 out=$3 command
+    command=$(pinned "$dir" "$case")
     # shellcheck disable=SC2086
-    /usr/bin/time -o "$tmp/time" -f "%U %S %M" $dir/$case >/dev/null
+    /usr/bin/time -o "$tmp/time" -f "%U %S %M" $dir/$command >/dev/null
     awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/time" >>"$out"
 }
 best() { sort -n "$1" | head -1; }
@@ -58,6 +76,7 @@ for style in pipelined mpi; do
         "engine_bench small $style: simulate" "${a}" "${b}" \
         "$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')" "$repeats"
 done
+if has_set "$old"; then cases+=("${fair_cases[@]}"); fi
 for i in "${!cases[@]}"; do
     for ((r = 0; r < repeats; r++)); do
         cpu "$old" "${cases[$i]}" "$tmp/$i.old"

@@ -5,6 +5,10 @@
 //   engine_bench rm1m         1,048,576-rank RM k=2 Allgather, generation included
 //   engine_bench rm75k        75,264-rank RM k=16 Allgather of 1 KiB on dgx-h100 (9408 nodes
 //                             x 8): a sweep's typical replay, best of 3
+//   engine_bench fair256      256-rank RM k=256 Allgather of 8 B per rank on delta (64 nodes x 4)
+//                             under fair sharing: every rank sends to every other at once, and the
+//                             messages' gap g keeps ~28,000 flows on the NICs together; best of 3
+// The other cases replay FIFO lanes (sharing: fifo), whatever the preset's default.
 // A second argument picks the schedules' style (default mpi; pipelined is the DAG of releases
 // before implementation styles existed).
 // Every case also reports a baseline measured in the same run on the same DAG: a plain
@@ -59,10 +63,12 @@ struct Case {
     int repetitions;
     const char* machine = "delta";
     std::uint64_t bytes = 2 << 20;  // per rank
+    Sharing sharing = Sharing::fifo;
 };
 
 void run_case(const Case& c, Style style) {
-    const Machine machine = load_preset(c.machine);
+    Machine machine = load_preset(c.machine);
+    machine.sharing = c.sharing;
     const int ppn = machine.devices_per_node();
     const int nodes = c.nodes;
     GenerateRequest request{Collective::allgather, c.algorithm, c.k, nodes * ppn, c.bytes, false};
@@ -86,9 +92,11 @@ void run_case(const Case& c, Style style) {
         if (visited != s.size())
             fmt::print("dependency walk visited {} of {}\n", visited, s.size());
     }
-    fmt::print("{}: {} k={} p={} on {}, {} style, {} B/rank, contention on: makespan {:.6g} s\n",
-               c.name, c.algorithm, c.k, nodes * ppn, c.machine, to_string(style), c.bytes,
-               makespan);
+    fmt::print(
+        "{}: {} k={} p={} on {}, {} style, {} B/rank, contention on, {} sharing: makespan "
+        "{:.6g} s\n",
+        c.name, c.algorithm, c.k, nodes * ppn, c.machine, to_string(style), c.bytes,
+        c.sharing == Sharing::fair ? "fair" : "fifo", makespan);
     fmt::print(
         "  transfers {}  generate {:.6f} s  simulate {:.6f} s  total {:.6f} s  "
         "{:.2f} M transfers/s simulated\n",
@@ -107,5 +115,7 @@ int main(int argc, char** argv) {
     if (which == "ring4096" || which == "all") run_case({"ring4096", "ring", 0, 1024, 1}, style);
     if (which == "rm1m" || which == "all") run_case({"rm1m", "rm", 2, 262144, 1}, style);
     if (which == "rm75k") run_case({"rm75k", "rm", 16, 9408, 3, "dgx-h100", 1024}, style);
+    if (which == "fair256")
+        run_case({"fair256", "rm", 256, 64, 3, "delta", 8, Sharing::fair}, style);
     return 0;
 }

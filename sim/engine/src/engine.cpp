@@ -5,21 +5,20 @@
 //             rule: o_s starts when the gap allows): the send starts at ts, o_s runs.
 //   INJECT    ts + o_s. Then the network:
 //             FIFO egress lanes of the units it leaves (network.hpp); under fair sharing the
-//             transfer runs as a flow (FLOW_DATA: its last byte has left; FLOW_END: its share
-//             frees). With no limit on its way the window [ts + o_s, ts + o_s + W] is known at ts
-//             and the event is skipped.
+//             transfer runs as a flow (FLOWS: its last byte has left; later, its share frees;
+//             shares are re-planned once per time, after its last event). With no
+//             limit on its way the window [ts + o_s, ts + o_s + W] is known at ts and the event
+//             is skipped.
 //   ARRIVE    the first byte reaches the destination's units, L after the injection starts:
 //             FIFO ingress lanes of the units it enters, in tandem after the egress.
-//   LAND      the first byte may enter the destination device: a receive slot (offload) or the
-//             rank's receive port (cpu), first come first served; skipped when unlimited.
+//   LAND      the first byte may enter the destination: a receive slot (offload) or the rank's
+//             receive port (cpu); skipped when unlimited.
 //   Reception runs from its start r to max(r + W, injection end + L): bytes cross the wire once.
-//   offload:  delivered o_r after the reception ends. cpu: RECEIVED at the reception end asks for
-//             the processor; delivered o_r after it gets it.
+//   offload:  delivered o_r after the reception ends. cpu: RECEIVED asks for the processor.
 // The send is sent (its buffer reusable) when its last byte has left (eager), or when the
 // receiver has taken the data (rendezvous, at or above the level's threshold). Compute tasks run
 // on their rank's processor. Every wait is first come first served; equal times are ordered by
-// (event kind, task id), in sim/engine/README.md's order: releases before requests, READY last (a
-// limit that never binds changes nothing), never by file order or slot numbering.
+// (event kind, task id) as sim/engine/README.md says, never by file order or slot numbering.
 #include "piccolo/engine/engine.hpp"
 
 #include <fmt/format.h>
@@ -116,6 +115,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             dispatch(e);
             give_up_.decided(record_.latest_completion());
             if (give_up_.proven()) return GiveUp::stopped_at(give_up_.proven_time());
+            if (fair() && !events_.more_at_now()) plan_flows(e.time);
         }
         return std::move(record_).finish(s_);
     }
@@ -128,10 +128,8 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
                 static_cast<Pool>(static_cast<int>(kind) - static_cast<int>(EventKind::wake)),
                 e.id(), e.time);
         switch (kind) {
-            case EventKind::flow_data:
-                return flow_data(e.id(), e.time);
-            case EventKind::flow_end:
-                return flow_end(e.id(), e.time);
+            case EventKind::flows:
+                return flows_due(e.time);
             case EventKind::received:
                 receiving_[e.id()] = true;
                 return request<processors>(s_.dst[e.id()], e.id(), e.time);
@@ -341,7 +339,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         network_.uses(s_.src[t], s_.dst[t], level, x.bytes_per_second, uses_);
         network_.flows().start(t, now, static_cast<double>(x.hold),
                                static_cast<double>(x.hold - x.wire), uses_);
-        reschedule_flows();
+        if (x.wire == 0) flow_done(t, x, now);  // no bytes to move: only the gap's tail runs
     }
 
     // Did the transfer move as a fair-share flow (else its injection took exactly W)?
@@ -349,28 +347,31 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
         return !Plain && !inject_start_.empty() && inject_start_[t] != never;
     }
 
-    void reschedule_flows() {
+    // Every event at `now` has been served: the flows that started or ended get their shares,
+    // and the next time a flow's data or work is done gets a FLOWS event (sim/engine/README.md,
+    // "Events and ties").
+    void plan_flows(SimTime now) {
         FairShare& flows = network_.flows();
-        for (TaskId t : flows.changed()) {
-            if (const SimTime at = flows.predicted_data_end(t); at != never)
-                events_.push({at, EventKind::flow_data, t});
-            events_.push({flows.predicted_end(t), EventKind::flow_end, t});
+        if (flows.pending()) flows.refill(now);
+        const SimTime next = flows.next_due();
+        if (next == never || next == flows_event_) return;
+        events_.push({next, EventKind::flows, 0});
+        flows_event_ = next;
+    }
+
+    // The flows whose last byte leaves now, then those whose work ends now, each in task order.
+    void flows_due(SimTime now) {
+        if (now == flows_event_) flows_event_ = never;
+        FairShare& flows = network_.flows();
+        if (flows.next_due() != now) return;  // the prediction moved
+        flows.take_due(now, data_done_, ended_);
+        for (TaskId t : data_done_) {
+            flow_done(t, price(t), now);
+            // As the flows' own events would: past the give-up limit, run() stops here.
+            if (record_.latest_completion() > give_up_.stop_after()) return;
         }
-    }
-
-    void flow_data(TaskId t, SimTime now) {
-        if (network_.flows().predicted_data_end(t) != now) return;  // the prediction moved
-        network_.flows().data_done(t);
-        flow_done(t, price(t), now);
-    }
-
-    void flow_end(TaskId t, SimTime now) {
-        FairShare& flows = network_.flows();
-        if (flows.predicted_end(t) != now) return;
-        const Price& x = price(t);
-        record_.wait(WaitPoint::fair_sharing, now - inject_start_[t] - x.hold);
-        flows.finish(t, now);
-        reschedule_flows();
+        for (TaskId t : ended_)
+            record_.wait(WaitPoint::fair_sharing, now - inject_start_[t] - price(t).hold);
     }
 
     // The flow's last byte has left at `end`.
@@ -448,10 +449,11 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     // Fair sharing only, per task: when its flow started, when its data was done, and when its
     // reception started (whichever of the last two comes second finishes the reception).
     std::vector<SimTime> inject_start_, data_end_, reception_start_;
-    // cpu overheads only, per task: its reception is over and it waits for, or holds, the
-    // processor for its o_r (else a transfer's processor request is its o_s).
+    // cpu overheads only, per task: its reception is over, so its processor request is its o_r.
     std::vector<bool> receiving_;
-    std::vector<FairShare::Use> uses_;  // scratch
+    std::vector<FairShare::Use> uses_;                        // scratch
+    std::vector<TaskId> data_done_, ended_;                   // scratch
+    SimTime flows_event_ = never;            // the FLOWS event queued last, until it is served
     Dependencies dependencies_;
     GiveUp give_up_;
     RunRecord record_;

@@ -24,9 +24,8 @@ namespace piccolo::detail {
 
 // At one time, releases come before requests, so a request sees every slot freed at its time.
 enum class EventKind : std::uint8_t {
-    flow_data,  // a fair-share flow's last byte has left (if the prediction still holds)
-    flow_end,   // a fair-share flow ends and frees its share (if the prediction still holds)
-    wake,       // a slot of pool (kind - wake) frees: serve its queue; id = the owner
+    flows,  // fair sharing: flows' last bytes leave, then flows end (if the prediction holds)
+    wake,   // a slot of pool (kind - wake) frees: serve its queue; id = the owner
     wake_last = wake + 7,
     // From here on, a step of a task not yet complete: the engine's give-up rule relies on it.
     received,  // cpu overhead model: the last byte is in, o_r waits for the processor
@@ -76,6 +75,9 @@ class EventQueue {
         }
         return {now_, batch_[next_++]};
     }
+
+    // Is there an event left at the time of the last event popped?
+    [[nodiscard]] bool more_at_now() const { return !batch_empty() || !buckets_[0].empty(); }
 
     // Is an event pushed for the current time, while its batch is served, due before `key`?
     [[nodiscard]] bool serves_before(std::uint64_t key) const {

@@ -9,7 +9,9 @@ Network::Network(const Machine& machine, const RankLayout& layout, std::size_t r
     : ranks_(ranks),
       levels_(machine.levels.size()),
       fair_(contention && machine.sharing == Sharing::fair),
-      flows_(2 * machine.levels.size() + 1) {
+      // A flow's constraints: egress and ingress lanes of each level below the system, and one
+      // capacity.
+      flows_(2 * (machine.levels.size() - 1) + 1) {
     const std::size_t below = levels_ - 1;
     unit_.resize(below * ranks_);
     radix_.assign(below, 0);

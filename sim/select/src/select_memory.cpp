@@ -53,19 +53,23 @@ std::uint64_t default_memory_budget() {
 
 namespace detail {
 
-std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks) {
+std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks, bool fair_sharing) {
     // Per task: kind, ranks, size class and dependency offsets (17 B) in the DAG, successor
     // offsets, the engine's level and its waiters' counters and times; per dependency id: the
     // id, its successor entry and the generators' scratch (Allreduce reverses an Allgather); per
     // transfer of the widest round: its event, the event batch's merge scratch and its place in
     // a slot queue, all at once where the round starts together (an all-to-all). Measured peaks
     // are 0.42 to 0.82 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
-    // pools and the record.
+    // pools and the record. Fair sharing adds three times per task (the flow's start, its data's
+    // end, the reception's start); its flows, one per transfer under way (fair_share.hpp), stay
+    // within the margin the measured peaks leave (per_waiting_fair = 0, tested there).
     constexpr std::uint64_t per_task = 40, per_dependency = 16, per_payload = 12, per_rank = 1024;
     constexpr std::uint64_t per_waiting = 40;
+    constexpr std::uint64_t per_task_fair = 24, per_waiting_fair = 0;
     constexpr std::uint64_t fixed = std::uint64_t{4} << 20;
-    return fixed + per_task * c.tasks() + per_dependency * c.dependency_ids +
-           per_payload * c.payload_ids + per_waiting * c.widest_round +
+    return fixed + (per_task + (fair_sharing ? per_task_fair : 0)) * c.tasks() +
+           per_dependency * c.dependency_ids + per_payload * c.payload_ids +
+           (per_waiting + (fair_sharing ? per_waiting_fair : 0)) * c.widest_round +
            per_rank * static_cast<std::uint64_t>(ranks);
 }
 

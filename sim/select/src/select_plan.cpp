@@ -114,9 +114,10 @@ class Planner {
                        representatives == 0 && !is_baseline(sweep_.algorithms[a].info->name);
         unit.stage = unit.bounded ? 2 : 0;
         if (uneven && !indexable) note_uneven(c, ranks);
+        const bool fair = request_.contention && request_.machine.sharing == Sharing::fair;
         unit.estimate =
-            estimate_job_bytes(replayed, ranks) +
-            (representatives > 0 && unit.full_too ? estimate_job_bytes(counts, ranks) : 0);
+            estimate_job_bytes(replayed, ranks, fair) +
+            (representatives > 0 && unit.full_too ? estimate_job_bytes(counts, ranks, fair) : 0);
         for (const Scale& scale : sweep_.scales)
             if (scale.ranks() == ranks) {
                 unit.runs += sizes;
