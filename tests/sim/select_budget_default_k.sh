@@ -3,12 +3,15 @@
 # all-to-all, estimated at 390 MiB) is left out and said so, every smaller k runs, the peak
 # resident set stays within the budget, and the selection is the one of the sweep that lists
 # the kept k with -k. Naming k = 2048 with -k is refused instead (tests/bad-inputs).
+# The lanes are FIFO (--set sharing=fifo): this checks the budget's bookkeeping, and Delta's fair
+# sharing would make this every-k sweep take minutes; the fair-sharing estimate is checked against
+# measured peaks in tests/sim/test_select_memory.cpp.
 # Usage: select_budget_default_k.sh PICCOLO WORKDIR
 set -eu
 piccolo=$1
 work=$2
 mkdir -p "$work"
-sweep=(select -c allgather -a rm --nodes 512 --ppn 4 -s 8,64KiB -j 2 -f csv)
+sweep=(select -c allgather -a rm --nodes 512 --ppn 4 -s 8,64KiB -j 2 -f csv --set sharing=fifo)
 budget_kb=$((330 * 1024))
 /usr/bin/time -f '%M' -o "$work/usage" "$piccolo" "${sweep[@]}" --memory-budget 330MiB \
     >"$work/default.csv" 2>"$work/default.err"

@@ -1,10 +1,11 @@
 // Max-min fair sharing (fair_share.hpp states the model). One refill at a time step:
 //   1. the components: every class and constraint connected, through shared constraints, to a
-//      class that gained or lost a flow, or to a constraint that lost a class;
-//   2. progressive filling over each component, by classes: a heap of the constraints' levels
-//      gives the next saturation, whose classes freeze at that level; each frozen class moves
-//      its count from unfrozen to frozen in the other constraints it uses, which then compute
-//      their level again (a round costs what it freezes, not the whole component);
+//      class that gained or lost a flow, or to a constraint that lost a class (the last
+//      component is kept while no class comes or goes, and reused);
+//   2. progressive filling over each component, by classes: the least of the constraints'
+//      levels (block_min.hpp) gives the next saturation, whose classes freeze at that level;
+//      each frozen class moves its count from unfrozen to frozen in its other constraints,
+//      which compute their level again (a round costs what it freezes, not the component);
 //   3. the groups: a class's bottleneck is the first of its constraints (in its order of uses,
 //      the same for every flow of its kind) that saturated in its round, or none (full speed).
 //      A group whose share or members change first brings its progress up to now at the old
@@ -84,16 +85,20 @@ double FairShare::weight_sum(const Constraint& c, std::uint32_t Weight::*count) 
 
 std::uint32_t FairShare::class_of(std::span<const Use> uses) {
     const std::uint64_t key = hash_of(uses);
-    for (auto [at, end] = class_by_key_.equal_range(key); at != end; ++at) {
-        const std::span<const ClassUse> mine = uses_of(at->second);
-        if (mine.size() == uses.size() &&
+    std::uint32_t found = none;
+    class_by_key_.find(key, [&](std::uint32_t k) {
+        const std::span<const ClassUse> mine = uses_of(k);
+        const bool same =
+            mine.size() == uses.size() &&
             std::equal(mine.begin(), mine.end(), uses.begin(),
                        [&](const ClassUse& a, const Use& b) {
                            return a.constraint == b.constraint &&
                                   constraints_[a.constraint].weights[a.weight].weight == b.weight;
-                       }))
-            return at->second;
-    }
+                       });
+        if (same) found = k;
+        return same;
+    });
+    if (found != none) return found;
     std::uint32_t id = 0;
     if (free_classes_.empty()) {
         id = static_cast<std::uint32_t>(classes_.size());
@@ -107,6 +112,7 @@ std::uint32_t FairShare::class_of(std::span<const Use> uses) {
     }
     Class& c = classes_[id];
     c.key = key;
+    c.first = none;
     c.alive = true;
     state_[id] = {static_cast<std::uint32_t>(uses.size()), 0, 0, none, none};
     for (std::size_t i = 0; i < uses.size(); ++i) {
@@ -116,7 +122,7 @@ std::uint32_t FairShare::class_of(std::span<const Use> uses) {
                                            weight_index(constraint, uses[i].weight)};
         constraint.classes.push_back(id);
     }
-    class_by_key_.emplace(key, id);
+    class_by_key_.insert(key, id);
     // A class whose constraints all lie in the component kept for reuse joins it; any other
     // change of the classes makes the component be searched again.
     const std::span<const ClassUse> mine = uses_of(id);
@@ -148,11 +154,7 @@ void FairShare::remove_class(std::uint32_t cls) {
             dirty_.push_back(u.constraint);
         }
     }
-    for (auto [at, end] = class_by_key_.equal_range(c.key); at != end; ++at)
-        if (at->second == cls) {
-            class_by_key_.erase(at);
-            break;
-        }
+    class_by_key_.erase(c.key, cls);
     c.alive = c.dirty = false;
     state_[cls].group = none;
     free_classes_.push_back(cls);
@@ -176,9 +178,9 @@ void FairShare::start(TaskId task, SimTime /*now*/, double work, double tail,
     const std::uint32_t cls = class_of(uses);
     Class& c = classes_[cls];
     const double data = work - tail;
-    flows_[slot] = Flow{task, cls, static_cast<std::uint32_t>(c.flows.size()), none, none, data > 0,
-                        work, data};
-    c.flows.push_back(slot);
+    flows_[slot] = Flow{task, cls, none, c.first, none, none, data > 0, work, data};
+    if (c.first != none) flows_[c.first].previous = slot;
+    c.first = slot;
     ++state_[cls].count;
     joining_.push_back(slot);
     for (const ClassUse& u : uses_of(cls)) ++constraints_[u.constraint].weights[u.weight].active;
@@ -195,8 +197,8 @@ void FairShare::refill(SimTime now) {
     if (component_ == classes_changed_ &&
         std::all_of(dirty_classes_.begin(), dirty_classes_.end(),
                     [&](std::uint32_t cls) { return seen_[cls] == component_epoch_; })) {
-        // No class came or went since the last re-plan, which found a single component holding
-        // every class that changed: it is still their component.
+        // No class went since the last re-plan, which found a single component holding every
+        // class that changed, and those that came joined it: it is still their component.
         fill();
         apply(now);
     } else {
@@ -380,7 +382,7 @@ void FairShare::apply(SimTime now) {
         ClassState& c = state_[k];
         const Group& from = groups_[c.group];
         const Group& to = groups_[c.next_group];
-        for (std::uint32_t slot : classes_[k].flows) {
+        for (std::uint32_t slot = classes_[k].first; slot != none; slot = flows_[slot].next) {
             Flow& f = flows_[slot];
             if (f.end_at == none) continue;  // joining
             const double end = f.end - from.progress, data = f.data - from.progress;
@@ -464,17 +466,19 @@ void FairShare::take_due(SimTime now, std::vector<TaskId>& data_done, std::vecto
             const std::uint32_t slot = group.ends.front();
             Flow& f = flows_[slot];
             ends(group).erase(0);
+            if (f.data_at != none) {  // not before its data, which ends no later
+                data(group).erase(f.data_at);
+                data_done.push_back(f.task);
+            }
             ended.push_back(f.task);
             // The flow leaves its class; the class's component is re-planned at the next refill.
             Class& c = classes_[f.cls];
-            const std::uint32_t last = c.flows.back();
-            c.flows[f.in_class] = last;
-            flows_[last].in_class = f.in_class;
-            c.flows.pop_back();
+            (f.previous == none ? c.first : flows_[f.previous].next) = f.next;
+            if (f.next != none) flows_[f.next].previous = f.previous;
             --state_[f.cls].count;
             for (const ClassUse& u : uses_of(f.cls))
                 --constraints_[u.constraint].weights[u.weight].active;
-            if (c.flows.empty()) {
+            if (c.first == none) {
                 remove_class(f.cls);
             } else if (!c.dirty) {
                 c.dirty = true;

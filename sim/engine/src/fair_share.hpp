@@ -30,10 +30,10 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "block_min.hpp"
+#include "hash_index.hpp"
 #include "indexed_heap.hpp"
 #include "piccolo/schedules/schedule.hpp"
 #include "sim_time.hpp"
@@ -72,8 +72,8 @@ class FairShare {
 
     struct Flow {
         TaskId task = 0;
-        std::uint32_t cls = none;      // its class
-        std::uint32_t in_class = 0;    // its position in the class's flow list
+        std::uint32_t cls = none;                    // its class
+        std::uint32_t previous = none, next = none;  // its neighbours in its class's list
         std::uint32_t end_at = none;   // its position in its group's heap of ends, none before
                                        // it joins a group (at the refill after its start)
         std::uint32_t data_at = none;  // its position in the group's heap of data ends
@@ -98,7 +98,7 @@ class FairShare {
     };
     struct Class {
         std::uint64_t key = 0;              // hash of its uses
-        std::vector<std::uint32_t> flows;   // flow slots
+        std::uint32_t first = none;         // its flows: a list through Flow::next
         bool alive = false, dirty = false;  // dirty: listed in dirty_classes_
     };
     // A constraint's flows of one weight: how many there are, and during a filling how many are
@@ -169,7 +169,7 @@ class FairShare {
     std::vector<std::uint32_t> seen_;  // per class slot: its component search epoch
     std::vector<std::uint32_t> free_classes_;
     std::vector<ClassUse> class_uses_;  // per class slot, a fixed stride region
-    std::unordered_multimap<std::uint64_t, std::uint32_t> class_by_key_;
+    HashIndex class_by_key_;
     std::vector<Flow> flows_;  // slots; free ones listed in free_flows_
     std::vector<std::uint32_t> free_flows_;
     std::vector<std::uint32_t> joining_;                // flows started since the last refill

@@ -61,11 +61,11 @@ std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks, bool fair_shar
     // a slot queue, all at once where the round starts together (an all-to-all). Measured peaks
     // are 0.42 to 0.82 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
     // pools and the record. Fair sharing adds three times per task (the flow's start, its data's
-    // end, the reception's start); its flows, one per transfer under way (fair_share.hpp), stay
-    // within the margin the measured peaks leave (per_waiting_fair = 0, tested there).
+    // end, the reception's start) and, per transfer of the widest round, a flow (fair_share.hpp)
+    // and its entries in its group's heaps.
     constexpr std::uint64_t per_task = 40, per_dependency = 16, per_payload = 12, per_rank = 1024;
     constexpr std::uint64_t per_waiting = 40;
-    constexpr std::uint64_t per_task_fair = 24, per_waiting_fair = 0;
+    constexpr std::uint64_t per_task_fair = 24, per_waiting_fair = 96;
     constexpr std::uint64_t fixed = std::uint64_t{4} << 20;
     return fixed + (per_task + (fair_sharing ? per_task_fair : 0)) * c.tasks() +
            per_dependency * c.dependency_ids + per_payload * c.payload_ids +
