@@ -59,8 +59,59 @@ Row run_checked(const Context& context, const Schedule& schedule, const RunOptio
 
 }  // namespace
 
+namespace {
+
+// MPI_Bcast or MPI_Reduce of the whole buffer from or to --root, checked where the result lands.
+Row run_rooted_reference(const Context& context, Collective collective, std::uint64_t bytes,
+                         const RunOptions& options) {
+    const CollectiveShape shape{collective, context.size, bytes, 1U, options.root};
+    const bool bcast = collective == Collective::bcast;
+    Element element = Element::u8;
+    agree(context, [&] {
+        element = choose_element(shape, options.element);
+        if (bytes > std::uint64_t{INT32_MAX})
+            throw InputError(
+                fmt::format("--sizes: {} bytes is more than one MPI call counts", bytes));
+    });
+    const Images images = make_images(shape, element, context.rank);
+    const bool root = context.rank == options.root;
+    std::vector<std::byte> result(images.expected.size());
+    const auto count = static_cast<int>(bcast ? bytes : bytes / element_bytes(element));
+    const char* name = bcast ? "MPI_Bcast" : "MPI_Reduce";
+    const TimedOperation op{
+        [&] {
+            if (bcast && root)
+                std::copy(images.input.begin(), images.input.end(), result.begin());
+            else
+                std::fill(result.begin(), result.end(), poison);
+        },
+        [&] {
+            if (bcast)
+                MPI_Bcast(result.data(), count, MPI_BYTE, options.root, context.comm);
+            else
+                MPI_Reduce(images.input.data(), result.data(), count, mpi_type(element), MPI_SUM,
+                           options.root, context.comm);
+        },
+        [&]() -> std::optional<std::string> {
+            if (!bcast && !root) return std::nullopt;  // a Reduce's result is the root's alone
+            for (std::size_t i = 0; i < result.size(); ++i)
+                if (result[i] != images.expected[i])
+                    return fmt::format("rank {}: the MPI library's {} got byte {} wrong",
+                                       context.rank, name, i);
+            return std::nullopt;
+        }};
+    Row row{std::string(to_string(collective)), name, 0, "library", bytes,
+            std::string(to_string(element))};
+    fill(row, timed(context, options.timing, op));
+    return row;
+}
+
+}  // namespace
+
 Row run_reference(const Context& context, Collective collective, std::uint64_t bytes,
                   const RunOptions& options) {
+    if (collective == Collective::bcast || collective == Collective::reduce)
+        return run_rooted_reference(context, collective, bytes, options);
     const bool gather = collective == Collective::allgather;
     const CollectiveShape shape{collective, context.size, bytes,
                                 gather ? static_cast<std::uint32_t>(context.size) : 1U};

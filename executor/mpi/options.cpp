@@ -65,6 +65,8 @@ void finish(const RawOptions& raw, RunOptions& o) {
     for (int k : raw.radices)
         if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
     o.radices = raw.radices;
+    if (o.root < 0)
+        throw InputError(fmt::format("--root: rank {} is not a rank (give 0 <= root < p)", o.root));
     for (const std::string& s : raw.styles) {
         try {
             o.styles.push_back(parse_style(s));
@@ -90,10 +92,12 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
     RunOptions o;
     RawOptions raw;
     app.add_option("--schedule", o.schedule_file, "run this schedule XML file (piccolo gen -o)");
-    app.add_option("-c,--collective", raw.collectives, "allgather, allreduce (default both)")
+    app.add_option("-c,--collective", raw.collectives,
+                   "allgather, allreduce, bcast, reduce (default: allgather, allreduce)")
         ->delimiter(',');
     app.add_option("-a,--algorithm", raw.algorithms,
-                   "ring, k-ring, rd, rm, prd, prm, bruck (default: all but bruck)")
+                   "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial (default: the first "
+                   "six)")
         ->delimiter(',');
     app.add_option("-k,--radix", raw.radices, "radices to run (default every valid k)")
         ->delimiter(',');
@@ -115,6 +119,7 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
                  "run a schedule the verifier finds a race in (to watch it go wrong)");
     app.add_option("--node-size", o.node_size,
                    "pretend nodes of this many consecutive ranks (default: shared memory)");
+    app.add_option("--root", o.root, "Bcast, Reduce: the root rank (default 0)");
     app.add_option("--csv", o.csv_file, "also write the rows as CSV");
     app.add_option("--json", o.json_file, "also write the rows as JSON");
     app.add_flag("-q,--quiet", o.quiet, "no table on stdout");

@@ -27,6 +27,7 @@ struct RunOptions {
     bool library_only = false;  // time only the library's own collectives
     bool allow_race = false;
     int node_size = 0;
+    int root = 0;  // Bcast, Reduce: the root rank (--root)
     std::string csv_file, json_file;
     bool quiet = false;
     std::string command_line;

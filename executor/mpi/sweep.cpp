@@ -72,6 +72,12 @@ struct Sweep {
 };
 
 void run_generated(const Context& c, const RunOptions& o, const Backend& b, Sweep& sweep) {
+    const bool rooted = std::any_of(o.collectives.begin(), o.collectives.end(), [](Collective x) {
+        return x == Collective::bcast || x == Collective::reduce;
+    });
+    if (rooted && o.root >= c.size)
+        throw InputError(fmt::format("--root: rank {} is not one of the p = {} ranks (use 0..{})",
+                                     o.root, c.size, c.size - 1));
     for (Collective collective : o.collectives)
         for (std::uint64_t bytes : o.sizes) {
             if (o.reference) sweep.rows.push_back(b.run_reference(collective, bytes));
@@ -81,7 +87,8 @@ void run_generated(const Context& c, const RunOptions& o, const Backend& b, Swee
                     for (Style style : o.styles) {
                         Schedule schedule;
                         try {
-                            schedule = generate({collective, name, k, c.size, bytes, true, style});
+                            schedule =
+                                generate({collective, name, k, c.size, bytes, true, style, o.root});
                         } catch (const InputError& e) {  // e.g. a ring Allreduce under p bytes
                             if (sweep.skipped++ == 0) sweep.first_skip = e.what();
                             continue;

@@ -63,6 +63,11 @@ Row run_nccl_schedule(const Context& context, const NcclSession& session, const 
 
 Row run_nccl_reference(const Context& context, const NcclSession& session, Collective collective,
                        std::uint64_t bytes, const RunOptions& options) {
+    if (collective == Collective::bcast || collective == Collective::reduce)
+        throw InputError(
+            fmt::format("-c/--collective: the NCCL reference times Allgather and "
+                        "Allreduce only; run {} with --no-reference",
+                        to_string(collective)));
     const bool gather = collective == Collective::allgather;
     const CollectiveShape shape{collective, context.size, bytes,
                                 gather ? static_cast<std::uint32_t>(context.size) : 1U};

@@ -40,6 +40,20 @@ void add(std::byte* to, const std::byte* from, std::uint64_t bytes) {
     for (std::uint64_t i = 0; i < n; ++i) out[i] += in[i];
 }
 
+std::string_view result_name(Collective collective) {
+    switch (collective) {
+        case Collective::allgather:
+            return "Allgather";
+        case Collective::allreduce:
+            return "Allreduce";
+        case Collective::bcast:
+            return "Bcast";
+        case Collective::reduce:
+            return "Reduce";
+    }
+    return "?";
+}
+
 }  // namespace
 
 Images make_images(const CollectiveShape& shape, Element element, Rank rank) {
@@ -55,6 +69,12 @@ Images make_images(const CollectiveShape& shape, Element element, Rank rank) {
     }
     images.input.resize(shape.bytes);
     images.expected.resize(shape.bytes);
+    if (shape.collective == Collective::bcast) {  // the root's buffer, everywhere
+        for (std::uint64_t j = 0; j < shape.bytes; ++j)
+            images.expected[j] = gather_byte(static_cast<std::uint64_t>(shape.root), j);
+        images.input = images.expected;  // only the root's plan copies it in
+        return images;
+    }
     if (element == Element::u8) {
         for (std::uint64_t x = 0; x < shape.bytes; ++x) {
             images.input[x] = reduce_byte(rank, x);
@@ -93,7 +113,7 @@ std::optional<std::string> check_result(const RankPlan& plan, const Images& imag
             "rank {}: wrong byte at offset {} of the {} result ({} {}, byte {}): expected "
             "0x{:02x}, "
             "got 0x{:02x}",
-            plan.rank, offset, gather ? "Allgather" : "Allreduce", gather ? "block" : "element",
+            plan.rank, offset, result_name(plan.shape.collective), gather ? "block" : "element",
             gather ? offset / plan.shape.bytes : offset / element_bytes(plan.element),
             gather ? offset % plan.shape.bytes : offset % element_bytes(plan.element),
             std::to_integer<unsigned>(want[i]), std::to_integer<unsigned>(got[i]));

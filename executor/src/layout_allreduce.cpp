@@ -1,9 +1,11 @@
-// Allreduce memory layout. A rank's own vector sits at offset 0 and is where its partial sums
-// start. Every incoming transfer lands in a buffer of its own: a transfer that a `reduce` on the
-// receiving rank waits for is an operand, which that reduce adds into the rank's current copy of
-// each segment; any other transfer is a copy that *becomes* the rank's current version of its
-// segments (no memcpy; later sends, reduces and the final check read it there). This mirrors the
-// verifier's data-flow rules, so a schedule it accepts computes the exact sum here.
+// Allreduce memory layout, also Bcast's and Reduce's: their copies and operands follow the same
+// rules; only the root holds a Bcast's input and a Reduce's result. A rank's own vector sits at
+// offset 0 and is where its partial sums start. Every incoming transfer lands in a buffer of its
+// own: a transfer that a `reduce` on the receiving rank waits for is an operand, which that reduce
+// adds into the rank's current copy of each segment; any other transfer is a copy that *becomes*
+// the rank's current version of its segments (no memcpy; later sends, reduces and the final check
+// read it there). This mirrors the verifier's data-flow rules, so a schedule it accepts computes
+// the exact sum here.
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -27,7 +29,12 @@ class ReduceOps {
         const std::uint64_t vector = arena_.allocate(s.shape.bytes);
         for (std::uint32_t seg = 0; seg < pieces; ++seg)
             where_.push_back(vector + segment_offset_[seg]);
-        layout_.input.push_back({0, vector, s.shape.bytes});
+        // A Bcast starts with data on the root only; a Reduce leaves its result on the root only.
+        const bool rooted =
+            s.shape.collective == Collective::bcast || s.shape.collective == Collective::reduce;
+        if (s.shape.collective != Collective::bcast || me == s.shape.root)
+            layout_.input.push_back({0, vector, s.shape.bytes});
+        checks_result_ = !rooted || s.shape.collective == Collective::bcast || me == s.shape.root;
         for (TaskId c = 0; c < s.size(); ++c)
             if (s.kind[c] == TaskKind::reduce && s.src[c] == me)
                 for (TaskId d : s.deps.row(c))
@@ -43,7 +50,7 @@ class ReduceOps {
             else if (s_.kind[t] != TaskKind::transfer && s_.src[t] == me_)
                 compute(t);
         }
-        for (std::uint32_t seg = 0; seg < where_.size(); ++seg)
+        for (std::uint32_t seg = 0; checks_result_ && seg < where_.size(); ++seg)
             layout_.result.push_back(
                 {segment_offset_[seg], where_[seg], s_.shape.piece_bytes(seg)});
         layout_.arena_bytes = arena_.size();
@@ -117,6 +124,7 @@ class ReduceOps {
     std::vector<std::uint64_t> where_;  // the current version of each segment on `me`
     std::vector<char> operand_, unfolded_;
     std::vector<std::uint64_t> landing_;  // per incoming transfer: its buffer
+    bool checks_result_ = true;  // false on a Reduce's other ranks: they end with no result
     Layout layout_;
 };
 

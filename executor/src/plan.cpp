@@ -35,7 +35,9 @@ Element parse_element(std::string_view name) {
 }
 
 Element choose_element(const CollectiveShape& shape, std::optional<Element> wanted) {
-    if (shape.collective == Collective::allgather) return Element::u8;
+    // Allgather and Bcast only move bytes: no arithmetic, so no element type.
+    if (shape.collective == Collective::allgather || shape.collective == Collective::bcast)
+        return Element::u8;
     auto fits = [&](Element e) {
         for (std::uint32_t seg = 0; seg < shape.pieces; ++seg)
             if (shape.piece_bytes(seg) % element_bytes(e) != 0) return false;

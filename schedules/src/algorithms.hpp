@@ -24,6 +24,11 @@ std::vector<int> any_radix(Rank p);  // 2..p
 Schedule generate_bruck(const GenerateRequest& request);
 std::vector<std::vector<Rank>> bruck_phases(Rank p, int k);
 
+// bcast_knomial.cpp, reduce_knomial.cpp: the rooted collectives over a k-nomial tree
+// (knomial_tree.hpp); binomial is the same with k = 2.
+Schedule generate_bcast_knomial(const GenerateRequest& request);
+Schedule generate_reduce_knomial(const GenerateRequest& request);
+
 // reduce_scatter_reversal.cpp: an Allreduce as the reduce-scatter obtained by reversing an
 // Allgather whose transfers each carry one block, followed by that Allgather.
 Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request);

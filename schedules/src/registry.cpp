@@ -23,6 +23,18 @@ bool any_k(Rank, int) {
     return true;
 }
 
+Schedule generate_knomial(const GenerateRequest& request) {
+    return request.collective == Collective::bcast ? generate_bcast_knomial(request)
+                                                   : generate_reduce_knomial(request);
+}
+
+bool is_rooted(Collective collective) {
+    return collective == Collective::bcast || collective == Collective::reduce;
+}
+
+// One line naming -c/--collective and the algorithms that build the collective asked for.
+[[noreturn]] void refuse_collective(const AlgorithmInfo& info, Collective collective);
+
 constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"ring", "ring: p-1 rounds to the next rank (Allreduce: reduce-scatter + allgather)", false,
      nullptr, nullptr, generate_ring},
@@ -38,6 +50,10 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
      any_radix, any_k, generate_prm},
     {"bruck", "Bruck (Allgather only): ceil(log_k p) phases to j k^i ranks back, then rotate", true,
      any_radix, any_k, generate_bruck, /*has_allreduce=*/false, /*swept_by_default=*/false},
+    {"knomial", "k-nomial tree (Bcast, Reduce): ceil(log_k p) levels, k-1 children per level", true,
+     any_radix, any_k, generate_knomial, false, false, rooted_bcast | rooted_reduce},
+    {"binomial", "binomial tree (Bcast, Reduce): the k-nomial tree with k = 2", false, nullptr,
+     nullptr, generate_knomial, false, false, rooted_bcast | rooted_reduce},
 });
 
 // Transfers of the algorithm's Allgather (ring and k-ring: p (p - 1)).
@@ -82,6 +98,37 @@ void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
 
 }  // namespace
 
+bool builds(const AlgorithmInfo& info, Collective collective) {
+    switch (collective) {
+        case Collective::allgather:
+            return info.rooted == 0;
+        case Collective::allreduce:
+            return info.rooted == 0 && info.has_allreduce;
+        case Collective::bcast:
+            return (info.rooted & rooted_bcast) != 0;
+        case Collective::reduce:
+            return (info.rooted & rooted_reduce) != 0;
+    }
+    return false;
+}
+
+namespace {
+
+void refuse_collective(const AlgorithmInfo& info, Collective collective) {
+    std::vector<std::string_view> names;
+    for (const AlgorithmInfo& other : registry)
+        if (builds(other, collective)) names.push_back(other.name);
+    if (collective == Collective::allreduce && info.rooted == 0)
+        throw InputError(fmt::format(
+            "-c/--collective: {} is an Allgather algorithm; for Allreduce use one of {}", info.name,
+            fmt::join(names, ", ")));
+    throw InputError(fmt::format("-c/--collective: {} does not build {}; for {} use one of {}",
+                                 info.name, to_string(collective), to_string(collective),
+                                 fmt::join(names, ", ")));
+}
+
+}  // namespace
+
 std::span<const AlgorithmInfo> algorithms() {
     return registry;
 }
@@ -100,15 +147,12 @@ Schedule generate(const GenerateRequest& request) {
     const Rank p = request.ranks;
     if (p < 2) throw InputError(fmt::format("-p/--ranks: need at least 2 ranks (got {})", p));
     if (request.bytes == 0) throw InputError("--bytes: message size must be at least 1 byte");
-    if (request.collective == Collective::allreduce && !info.has_allreduce) {
-        std::vector<std::string_view> names;
-        for (const AlgorithmInfo& other : registry)
-            if (other.has_allreduce) names.push_back(other.name);
-        throw InputError(fmt::format(
-            "-c/--collective: {} is an Allgather algorithm; for Allreduce use one of {}", info.name,
-            fmt::join(names, ", ")));
-    }
+    if (!builds(info, request.collective)) refuse_collective(info, request.collective);
+    if (is_rooted(request.collective) && (request.root < 0 || request.root >= p))
+        throw InputError(fmt::format("--root: rank {} is not one of the p = {} ranks (use 0..{})",
+                                     request.root, p, p - 1));
     GenerateRequest resolved = request;
+    if (!is_rooted(request.collective)) resolved.root = 0;
     if (info.has_radix) {
         if (request.k < 2 || request.k > p)
             throw InputError(
@@ -128,7 +172,7 @@ Schedule generate(const GenerateRequest& request) {
             "--bytes: {} Allreduce cuts the vector into p = {} segments, so it needs at least {} "
             "bytes (got {}); use rd/rm/prd/prm for smaller vectors",
             info.name, p, p, request.bytes));
-    check_capacity(info, resolved);
+    if (!is_rooted(request.collective)) check_capacity(info, resolved);  // rooted: O(p) tasks
     return info.generate(resolved);
 }
 

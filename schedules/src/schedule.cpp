@@ -14,6 +14,10 @@ std::string_view to_string(Collective collective) {
             return "allgather";
         case Collective::allreduce:
             return "allreduce";
+        case Collective::bcast:
+            return "bcast";
+        case Collective::reduce:
+            return "reduce";
     }
     return "?";
 }
@@ -35,8 +39,10 @@ std::string_view to_string(TaskKind kind) {
 Collective parse_collective(std::string_view name) {
     if (name == "allgather") return Collective::allgather;
     if (name == "allreduce") return Collective::allreduce;
+    if (name == "bcast") return Collective::bcast;
+    if (name == "reduce") return Collective::reduce;
     throw InputError("unknown collective '" + excerpt(name) +
-                     "' (expected allgather or allreduce)");
+                     "' (expected allgather, allreduce, bcast or reduce)");
 }
 
 void throw_csr_too_long() {

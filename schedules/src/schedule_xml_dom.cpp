@@ -165,6 +165,12 @@ class XmlReader {
             s.shape.pieces =
                 segments ? integer<std::uint32_t>(root, "segments", segments.value(), 1) : 1;
         }
+        if (const auto at = root.attribute("root")) {
+            s.shape.root = integer<Rank>(root, "root", at.value(), 0);
+            if (s.shape.root >= s.shape.ranks)
+                fail(root, fmt::format("root: rank {} is not one of the {} nodes (0..{})",
+                                       s.shape.root, s.shape.ranks, s.shape.ranks - 1));
+        }
         payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
         // The verifier keeps a record per (rank, piece); allgather has a block per rank.
         const std::uint64_t pairs =

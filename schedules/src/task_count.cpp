@@ -140,15 +140,44 @@ TaskCounts count_bruck(const GenerateRequest& r) {
     return c;
 }
 
+bool is_tree(std::string_view algorithm) {
+    return algorithm == "knomial" || algorithm == "binomial";
+}
+
+// bcast_knomial.cpp and reduce_knomial.cpp: every rank but the root receives once (p - 1
+// transfers); Reduce reduces each. The level with spacing s has one transfer per relative rank
+// below p whose lowest nonzero base-k digit sits at s: floor((p-1)/s) - floor((p-1)/(k s)).
+TaskCounts count_tree(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const std::uint64_t k = r.algorithm == "binomial" ? 2 : static_cast<std::uint64_t>(r.k);
+    TaskCounts c;
+    c.pieces = 1;
+    c.transfers = p - 1;
+    for (std::uint64_t spacing = 1; spacing < p; spacing *= k)
+        c.widest_round = std::max(c.widest_round, (p - 1) / spacing - (p - 1) / (spacing * k));
+    if (r.collective == Collective::reduce) {
+        c.computes = p - 1;
+        c.dependency_ids = 3 * (p - 1);  // a send: the child's last reduce; a reduce: two
+    } else {
+        c.dependency_ids = k * (p - 1);  // a send: the receive and the k - 1 previous sends
+    }
+    c.payload_ids = r.payload ? c.tasks() : 0;
+    return c;
+}
+
 }  // namespace
 
 TaskCounts count_tasks(const GenerateRequest& request) {
+    if (is_tree(request.algorithm)) return count_tree(request);
     if (request.algorithm == "bruck") return count_bruck(request);
     return is_exchange(request.algorithm) ? count_exchange(request) : count_segmented(request);
 }
 
 std::string dag_identity(const GenerateRequest& request) {
     if (request.algorithm == "bruck") return fmt::format("bruck {}", request.k);
+    if (is_tree(request.algorithm))
+        return fmt::format("knomial {} root {}", request.algorithm == "binomial" ? 2 : request.k,
+                           request.root);
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
     const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));

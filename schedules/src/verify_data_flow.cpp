@@ -81,6 +81,9 @@ class DataFlowProof {
     std::optional<Violation> run() {
         if (s_.shape.collective == Collective::allgather) {
             for (Rank r = 0; r < p_; ++r) writer(r, static_cast<std::uint32_t>(r)) = initially;
+        } else if (copies_only()) {  // bcast: the root starts with every segment
+            for (std::uint32_t seg = 0; seg < pieces_; ++seg)
+                writer(s_.shape.root, seg) = initially;
         } else {
             for (Rank r = 0; r < p_; ++r)
                 for (std::uint32_t seg = 0; seg < pieces_; ++seg) writer(r, seg) = initially;
@@ -89,9 +92,8 @@ class DataFlowProof {
         for (TaskId t : order_) {
             std::optional<Violation> v;
             if (s_.kind[t] == TaskKind::transfer)
-                v = s_.shape.collective == Collective::allgather ? gather_transfer(t)
-                                                                 : reduce_transfer(t);
-            else if (s_.kind[t] == TaskKind::reduce && s_.shape.collective == Collective::allreduce)
+                v = copies_only() ? gather_transfer(t) : reduce_transfer(t);
+            else if (s_.kind[t] == TaskKind::reduce && !copies_only())
                 v = reduce(t);
             else
                 v = reads_everything(t);
@@ -101,6 +103,11 @@ class DataFlowProof {
     }
 
   private:
+    // Allgather and Bcast only move data (a piece is held or not); Allreduce and Reduce sum it.
+    [[nodiscard]] bool copies_only() const {
+        return s_.shape.collective == Collective::allgather ||
+               s_.shape.collective == Collective::bcast;
+    }
     TaskId& writer(Rank r, std::uint32_t piece) {
         return writer_[static_cast<std::size_t>(r) * pieces_ + piece];
     }
@@ -313,26 +320,29 @@ class DataFlowProof {
     }
 
     std::optional<Violation> final_state() {
-        const bool gather = s_.shape.collective == Collective::allgather;
+        const bool gather = copies_only();
         Bitset all(p_);
         for (Rank q = 0; q < p_; ++q) all.set(static_cast<std::size_t>(q));
         for (Rank r = 0; r < p_; ++r)
             for (std::uint32_t piece = 0; piece < pieces_; ++piece) {
                 if (gather) {
                     if (writer(r, piece) == nobody)
-                        return Violation{Violation::no_task,
-                                         fmt::format("incomplete allgather: rank {} never receives "
-                                                     "block {}",
-                                                     r, piece)};
+                        return Violation{
+                            Violation::no_task,
+                            fmt::format("incomplete {}: rank {} never receives "
+                                        "{} {}",
+                                        to_string(s_.shape.collective), r, piece_word(), piece)};
                     continue;
                 }
+                // Reduce: only the root must end with the sum.
+                if (s_.shape.collective == Collective::reduce && r != s_.shape.root) continue;
                 const Value value = partial(r, piece);
                 if (!value->contains(all))
-                    return Violation{
-                        Violation::no_task,
-                        fmt::format("incomplete allreduce: rank {} ends with segment "
-                                    "{} lacking the contributions of ranks {}",
-                                    r, piece, fmt::join(all.missing_from(*value, p_), ","))};
+                    return Violation{Violation::no_task,
+                                     fmt::format("incomplete {}: rank {} ends with segment "
+                                                 "{} lacking the contributions of ranks {}",
+                                                 to_string(s_.shape.collective), r, piece,
+                                                 fmt::join(all.missing_from(*value, p_), ","))};
             }
         return std::nullopt;
     }

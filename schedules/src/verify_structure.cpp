@@ -114,6 +114,10 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
             fmt::format("nodes={}: a collective needs at least 2 ranks", s.shape.ranks)};
     if (s.shape.pieces == 0)
         return Violation{Violation::no_task, "the collective has no blocks or segments"};
+    if (s.shape.root < 0 || s.shape.root >= s.shape.ranks)
+        return Violation{Violation::no_task,
+                         fmt::format("root={}: the root must be one of the ranks 0..{}",
+                                     s.shape.root, s.shape.ranks - 1)};
     const auto n = static_cast<TaskId>(s.size());
     for (TaskId t = 0; t < n; ++t)
         if (auto violation = check_task(s, t)) return violation;

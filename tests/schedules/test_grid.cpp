@@ -1,4 +1,4 @@
-// The acceptance grid: every generator in every style, both collectives, every p in 2..130 with
+// The acceptance grid: every generator in every style, every collective, every p in 2..130 with
 // every valid k <= min(p, 16), and the large cases. Each schedule must pass the data-flow proof.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -37,6 +37,18 @@ void run_grid(Collective c, Rank first, Rank last) {
             for (int k : grid_radices(info, p)) {
                 // Uneven sizes on purpose: allreduce segments then differ by one byte.
                 const std::uint64_t bytes = c == Collective::allgather ? 3 : 7 * p + 5;
+                if (info.rooted != 0 && !builds(info, c)) {
+                    // Documented refusal: the rooted trees build Bcast and Reduce only, which
+                    // no other algorithm builds.
+                    CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
+                                         doctest::Contains("does not build"), InputError);
+                    continue;
+                }
+                if (info.rooted == 0 && (c == Collective::bcast || c == Collective::reduce)) {
+                    CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
+                                         doctest::Contains("does not build"), InputError);
+                    continue;
+                }
                 if (info.name == "k-ring" && p % k != 0) {
                     // Documented refusal: k-ring needs k | p.
                     CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
@@ -44,7 +56,7 @@ void run_grid(Collective c, Rank first, Rank last) {
                                          InputError);
                     continue;
                 }
-                if (c == Collective::allreduce && !info.has_allreduce) {
+                if (c == Collective::allreduce && info.rooted == 0 && !info.has_allreduce) {
                     // Documented refusal: bruck is an Allgather algorithm.
                     CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
                                          doctest::Contains("is an Allgather algorithm"),
@@ -69,6 +81,10 @@ TEST_CASE("grid: allreduce, p = 2..65") {
 TEST_CASE("grid: allreduce, p = 66..130") {
     run_grid(Collective::allreduce, 66, 130);
 }
+TEST_CASE("grid: bcast and reduce, p = 2..65") {
+    run_grid(Collective::bcast, 2, 65);
+    run_grid(Collective::reduce, 2, 65);
+}
 
 namespace {
 
@@ -77,7 +93,7 @@ void run_large(Collective c, Rank p) {
         for (int k : {2, 3, 4, 8}) {
             if (!info.has_radix && k != 2) continue;
             if (info.name == "k-ring" && p % k != 0) continue;  // refused, as in the grid
-            if (c == Collective::allreduce && !info.has_allreduce) continue;  // as in the grid
+            if (!builds(info, c)) continue;                     // refused, as in the grid
             expect_verified(c, std::string(info.name), info.has_radix ? k : 0, p,
                             c == Collective::allgather ? 1 : 4 * p + 3);
         }

@@ -27,8 +27,9 @@ TEST_CASE("set_message_size: every task has the bytes of a direct generation at 
     for (const AlgorithmInfo& info : algorithms())
         for (const int k : info.valid_radices ? info.valid_radices(p) : std::vector<int>{0})
             for (Style style : all_styles)
-                for (Collective c : {Collective::allgather, Collective::allreduce}) {
-                    if (c == Collective::allreduce && !info.has_allreduce) continue;
+                for (Collective c : {Collective::allgather, Collective::allreduce,
+                                     Collective::bcast, Collective::reduce}) {
+                    if (!builds(info, c)) continue;
                     // 4096 = 12 x 341 + 4 (unequal segments); 12288 = 12 x 1024 (equal).
                     Schedule resized = generated(c, info, k, p, style, 12288);
                     for (std::uint64_t bytes : {4096ULL, 12ULL, 12288ULL, 1000003ULL}) {

@@ -46,11 +46,12 @@ TEST_CASE("task counts: hand-computed closed forms") {
 }
 
 TEST_CASE("task counts: equal to what generate() builds, every algorithm, style and k") {
-    for (Collective c : {Collective::allgather, Collective::allreduce})
+    for (Collective c :
+         {Collective::allgather, Collective::allreduce, Collective::bcast, Collective::reduce})
         for (Style style : all_styles)
             for (Rank p : {2, 3, 6, 8, 12, 30, 64, 100}) {
                 for (const AlgorithmInfo& info : algorithms()) {
-                    if (c == Collective::allreduce && !info.has_allreduce) continue;
+                    if (!builds(info, c)) continue;
                     const std::vector<int> ks =
                         info.has_radix ? info.valid_radices(p) : std::vector<int>{0};
                     for (int k : ks) {
@@ -74,7 +75,8 @@ TEST_CASE("task counts: equal to what generate() builds, every algorithm, style 
 }
 
 TEST_CASE("dag identity: equal identities build equal DAGs; rm with k = 4..7 at p = 64 is one") {
-    for (Collective c : {Collective::allgather, Collective::allreduce})
+    for (Collective c :
+         {Collective::allgather, Collective::allreduce, Collective::bcast, Collective::reduce})
         for (Rank p : {12, 64, 100}) {
             std::map<std::string, Schedule> seen;
             for (const char* name : {"rd", "rm", "prd", "prm"}) {

@@ -64,7 +64,7 @@ void for_each_case(std::initializer_list<Rank> ps, std::initializer_list<std::ui
                     for (Collective c : {Collective::allgather, Collective::allreduce})
                         for (Style style : all_styles)
                             for (std::uint64_t bytes : sizes) {
-                                if (c == Collective::allreduce && !info.has_allreduce) continue;
+                                if (!builds(info, c)) continue;
                                 GenerateRequest request{c,    std::string(info.name), k, p, bytes,
                                                         false};
                                 request.style = style;

@@ -36,7 +36,7 @@ void check_scaling(const Machine& m, Rank max_p, std::uint64_t bytes, Worst& wor
                 if (info.name == "k-ring" && p % k != 0) continue;
                 for (Collective c : {Collective::allgather, Collective::allreduce})
                     for (Style style : all_styles) {
-                        if (c == Collective::allreduce && !info.has_allreduce) continue;
+                        if (!builds(info, c)) continue;
                         GenerateRequest request{c, std::string(info.name), k, p, bytes, false};
                         request.style = style;
                         const Schedule s = generate(request);

@@ -227,7 +227,9 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     const SelectRequest base = small_request(two_level(3));
     SelectRequest r = base;
     r.algorithms = {"rm", "bogus"};
-    CHECK(message(r) == "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck)");
+    CHECK(message(r) ==
+          "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, knomial, "
+          "binomial)");
     r = base;
     r.radices = {1};
     CHECK(message(r) == "-k: every k must be at least 2 (got 1)");

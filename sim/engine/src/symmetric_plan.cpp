@@ -23,6 +23,13 @@ SymmetryPlan none(std::string why) {
 
 SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machine,
                            const RankLayout& layout, const SimOptions& options) {
+    // A rooted tree gives each rank a role by its distance from the root: moving the ranks by
+    // whole units does not map the schedule onto itself, so the full schedule is replayed.
+    if (request.collective == Collective::bcast || request.collective == Collective::reduce)
+        return none(
+            fmt::format("a {} is rooted, not rank-symmetric: the root's subtree differs "
+                        "from every other",
+                        to_string(request.collective)));
     if (machine.placement.kind != PlacementKind::block)
         return none("placement is not block: units are not runs of consecutive ranks");
     if (options.record_trace) return none("a trace lists every task");

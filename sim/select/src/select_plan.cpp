@@ -34,6 +34,14 @@ class Planner {
   public:
     explicit Planner(const SelectRequest& request) : request_(request) {
         sweep_.collectives = unique_collectives(request.collectives);
+        // Bcast and Reduce have generators, the proof and the executor, but no sweep, symmetry
+        // or tuning file yet: piccolo sim replays them one at a time.
+        for (Collective c : sweep_.collectives)
+            if (c == Collective::bcast || c == Collective::reduce)
+                throw InputError(fmt::format(
+                    "-c/--collective: select ranks allgather and allreduce; simulate {} with "
+                    "piccolo sim -c {} -a knomial or binomial",
+                    to_string(c), to_string(c)));
         sweep_.algorithms = swept_algorithms(request.algorithms);
         sweep_.sizes = swept_sizes(request.sizes);
         plan_scales();

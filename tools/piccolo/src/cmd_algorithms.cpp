@@ -30,7 +30,7 @@ void run_algorithms(int ranks) {
     }
     fmt::print(
         "\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
-        "size).\n");
+        "size), bcast and reduce (size = the whole buffer, MPI's count; --root, default 0).\n");
 }
 
 }  // namespace

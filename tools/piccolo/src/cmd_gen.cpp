@@ -24,6 +24,7 @@ struct GenOptions {
     std::string output = "-";
     bool no_payload = false;
     std::string style = "mpi";
+    int root = 0;
 };
 
 void run_gen(const GenOptions& o) {
@@ -36,6 +37,7 @@ void run_gen(const GenOptions& o) {
     request.bytes = parse_bytes(o.bytes, "--bytes");
     request.payload = !o.no_payload;
     request.style = parse_style_option(o.style);
+    request.root = o.root;
     const Schedule schedule = generate(request);
     if (o.output == "-")
         write_schedule_xml(schedule, std::cout);
@@ -49,16 +51,18 @@ void add_gen_command(CLI::App& app) {
     auto options = std::make_shared<GenOptions>();
     CLI::App* gen = app.add_subcommand(
         "gen", "Generate a schedule (message-dependency DAG) and write it as XML");
-    gen->add_option("--collective,-c", options->collective, "allgather or allreduce")
+    gen->add_option("--collective,-c", options->collective, "allgather, allreduce, bcast or reduce")
         ->capture_default_str();
     gen->add_option("--algorithm,-a", options->algorithm,
-                    "ring, k-ring, rd, rm, prd, prm or bruck (piccolo algorithms lists them)")
+                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial (piccolo algorithms)")
         ->required();
     gen->add_option("-k,--radix", options->k, "radix k (k-ring, rm, prm): 2 <= k <= p");
     add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();
     gen->add_option("--bytes,-b", options->bytes,
-                    "per-rank contribution (allgather) or vector size (allreduce), e.g. 64KiB")
+                    "per-rank contribution (allgather) or the whole buffer (others), e.g. 64KiB")
         ->required();
+    gen->add_option("--root", options->root, "bcast, reduce: the root rank, 0 <= root < p")
+        ->capture_default_str();
     gen->add_option("-o,--output", options->output, "output file, - for stdout")
         ->capture_default_str();
     add_style_option(*gen, options->style, "mpi");

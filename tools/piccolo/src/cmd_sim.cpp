@@ -24,6 +24,19 @@ namespace piccolo::cli {
 
 namespace {
 
+std::string_view bytes_meaning(Collective collective) {
+    switch (collective) {
+        case Collective::allgather:
+            return "per-rank contribution";
+        case Collective::allreduce:
+            return "vector size";
+        case Collective::bcast:
+        case Collective::reduce:
+            break;
+    }
+    return "buffer size";
+}
+
 struct SimCommand {
     std::string schedule_file;
     std::string machine{default_preset_name()};
@@ -38,6 +51,7 @@ struct SimCommand {
     bool json = false;  // the older spelling of --format json
     // In-memory generation.
     std::string collective = "allgather";
+    int root = 0;
     std::string algorithm;
     int k = 0;
     std::string bytes;
@@ -65,8 +79,7 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["ranks"] = s.shape.ranks;
     j["nodes"] = layout.nodes();
     j["bytes"] = s.shape.bytes;
-    j["bytes_meaning"] =
-        s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size";
+    j["bytes_meaning"] = bytes_meaning(s.shape.collective);
     j["style"] = style_label(s);
     j["contention"] = contention;
     j["makespan_s"] = r.makespan;
@@ -93,13 +106,11 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
 
 void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, const SimResult& r,
                  const MakespanBound& bound, bool contention) {
-    fmt::print(
-        "{} {}{} on {}: p = {} on {}, {} = {} bytes, {} style, contention {}\n",
-        to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
-        s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, count_of(s.shape.ranks, "rank"),
-        count_of(layout.nodes(), "node"),
-        s.shape.collective == Collective::allgather ? "per-rank contribution" : "vector size",
-        s.shape.bytes, style_label(s), contention ? "on" : "off");
+    fmt::print("{} {}{} on {}: p = {} on {}, {} = {} bytes, {} style, contention {}\n",
+               to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
+               s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, count_of(s.shape.ranks, "rank"),
+               count_of(layout.nodes(), "node"), bytes_meaning(s.shape.collective), s.shape.bytes,
+               style_label(s), contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
     fmt::print("lower bound       {} ({})\n", seconds(bound.seconds), bound.limit);
     fmt::print("transfers         {}   computes {} ({} of compute)\n", r.transfers, r.computes,
@@ -136,6 +147,24 @@ int generated_ranks(const SimCommand& c, int ppn) {
     if (c.nodes <= 0)
         throw InputError("--nodes: required with --algorithm (at least 1), or give -p/--ranks");
     return c.nodes * ppn;
+}
+
+// The schedule of --algorithm, built in memory without payload (the replay needs none).
+Schedule generated_schedule(const SimCommand& c, const Machine& machine, int ppn) {
+    if (c.algorithm.empty())
+        throw InputError("give a schedule file, or --algorithm (with -k, --bytes) to generate one");
+    if (c.bytes.empty()) throw InputError("--bytes: required with --algorithm");
+    GenerateRequest request;
+    request.collective = parse_collective(c.collective);
+    request.algorithm = c.algorithm;
+    request.k = c.k;
+    request.ranks = generated_ranks(c, ppn);
+    request.bytes = parse_bytes(c.bytes, "--bytes");
+    request.payload = false;
+    request.root = c.root;
+    request.style =
+        c.style.empty() ? machine.style.value_or(Style::mpi) : parse_style_option(c.style);
+    return generate(request);
 }
 
 void run_sim(const SimCommand& c) {
@@ -177,20 +206,7 @@ void run_sim(const SimCommand& c) {
                 v->message));
         schedule = std::move(loaded.schedule);
     } else {
-        if (c.algorithm.empty())
-            throw InputError(
-                "give a schedule file, or --algorithm (with -k, --bytes) to generate one");
-        if (c.bytes.empty()) throw InputError("--bytes: required with --algorithm");
-        GenerateRequest request;
-        request.collective = parse_collective(c.collective);
-        request.algorithm = c.algorithm;
-        request.k = c.k;
-        request.ranks = generated_ranks(c, ppn);
-        request.bytes = parse_bytes(c.bytes, "--bytes");
-        request.payload = false;
-        request.style =
-            c.style.empty() ? machine.style.value_or(Style::mpi) : parse_style_option(c.style);
-        schedule = generate(request);
+        schedule = generated_schedule(c, machine, ppn);
     }
     const int nodes = c.nodes > 0 ? c.nodes : (schedule.shape.ranks + ppn - 1) / ppn;
     const RankLayout layout(machine, nodes, ppn);
@@ -246,10 +262,13 @@ void add_sim_command(CLI::App& app) {
     sim->add_option("--trace", c->trace_file, "write a Chrome-trace/Perfetto timeline (JSON)");
     add_format_option(*sim, c->format, "table or json");
     sim->add_flag("--json", c->json, "the same as --format json");
-    sim->add_option("--collective,-c", c->collective, "with --algorithm: allgather or allreduce")
+    sim->add_option("--collective,-c", c->collective,
+                    "with --algorithm: allgather, allreduce, bcast or reduce")
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
     sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");
+    sim->add_option("--root", c->root, "with --algorithm, bcast and reduce: the root rank")
+        ->capture_default_str();
     add_style_option(*sim, c->style, "the machine's style (piccolo machines NAME), else mpi");
     sim->add_option(
         "--bytes,-b", c->bytes,

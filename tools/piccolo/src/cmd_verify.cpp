@@ -13,6 +13,24 @@ namespace piccolo::cli {
 
 namespace {
 
+std::string proven(const CollectiveShape& shape) {
+    switch (shape.collective) {
+        case Collective::allgather:
+            return "data flow proven: race-free, every rank ends with every block";
+        case Collective::allreduce:
+            break;
+        case Collective::bcast:
+            return fmt::format("data flow proven: race-free, every rank ends with root {}'s buffer",
+                               shape.root);
+        case Collective::reduce:
+            return fmt::format(
+                "data flow proven: race-free, no double counting, root {} ends "
+                "with the full sum",
+                shape.root);
+    }
+    return "data flow proven: race-free, no double counting, every rank ends with the full sum";
+}
+
 void verify_file(const std::string& file, bool quiet) {
     const LoadedSchedule loaded = read_schedule_xml(file);
     const Schedule& s = loaded.schedule;
@@ -29,12 +47,8 @@ void verify_file(const std::string& file, bool quiet) {
                count_of(static_cast<long long>(report.transfers), "transfer"),
                count_of(static_cast<long long>(report.computes), "compute"),
                count_of(static_cast<long long>(report.bytes_moved), "byte"),
-               report.data_flow_checked
-                   ? (s.shape.collective == Collective::allgather
-                          ? "data flow proven: race-free, every rank ends with every block"
-                          : "data flow proven: race-free, no double counting, every rank ends "
-                            "with the full sum")
-                   : "structure only (no payload descriptors in the file)");
+               report.data_flow_checked ? proven(s.shape)
+                                        : "structure only (no payload descriptors in the file)");
 }
 
 }  // namespace

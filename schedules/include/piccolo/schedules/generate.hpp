@@ -14,13 +14,17 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm, bruck
+    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, ...
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
-    std::uint64_t bytes = 0;  // per-rank contribution (allgather) or vector size (allreduce)
+    std::uint64_t bytes = 0;  // per-rank contribution (allgather) or the whole buffer (others)
     bool payload = true;      // fill payload descriptors (the verifier needs them; the engine not)
     Style style = Style::mpi;
+    Rank root = 0;  // bcast, reduce: 0 <= root < ranks (--root)
 };
+
+// Which rooted collectives an algorithm builds (AlgorithmInfo::rooted).
+inline constexpr unsigned rooted_bcast = 1, rooted_reduce = 2;
 
 struct AlgorithmInfo {
     std::string_view name;
@@ -36,7 +40,13 @@ struct AlgorithmInfo {
     // algorithms added after the default sweep's output was fixed (bruck), so that the default
     // candidates, and every file written from them, stay as they were.
     bool swept_by_default = true;
+    // 0: an Allgather/Allreduce algorithm; else the rooted collectives it builds (rooted_bcast,
+    // rooted_reduce), and then no Allgather or Allreduce.
+    unsigned rooted = 0;
 };
+
+// Does the algorithm build this collective?
+bool builds(const AlgorithmInfo& info, Collective collective);
 
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputError

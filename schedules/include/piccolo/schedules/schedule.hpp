@@ -19,7 +19,9 @@ namespace piccolo {
 using Rank = std::int32_t;
 using TaskId = std::uint32_t;  // dense index of a task inside its schedule
 
-enum class Collective : std::uint8_t { allgather, allreduce };
+// bcast and reduce are rooted (CollectiveShape::root): their `bytes` is the whole buffer (the
+// count of MPI_Bcast / MPI_Reduce), cut into segments as an Allreduce's vector.
+enum class Collective : std::uint8_t { allgather, allreduce, bcast, reduce };
 
 // A transfer moves bytes between two ranks; the others are local work on one rank.
 enum class TaskKind : std::uint8_t { transfer, reduce, permute, copy };
@@ -61,7 +63,8 @@ struct CollectiveShape {
     Collective collective = Collective::allgather;
     Rank ranks = 0;
     std::uint64_t bytes = 0;   // per-rank contribution (allgather) or vector size (allreduce)
-    std::uint32_t pieces = 0;  // blocks (allgather, == ranks) or segments (allreduce)
+    std::uint32_t pieces = 0;  // blocks (allgather, == ranks) or segments (the others)
+    Rank root = 0;             // bcast, reduce: the rank that has (bcast) or gets (reduce) it all
 
     [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
     // The bytes of a message carrying these pieces (the sum of their piece_bytes).
