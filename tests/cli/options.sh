@@ -83,5 +83,19 @@ piccolo: sweep: allgather rm k = 4 at p = 8: T, 2 simulations, 0 left out by low
 END
 same "select -v: the costliest jobs" expected-jobs.txt jobs.txt
 
+# -o writes under a temporary name and renames it over the file (tools/piccolo/text_files.cpp):
+# the file has the output, no temporary is left, and a symbolic link is written through, not
+# replaced.
+"$piccolo" select --nodes 2 -c allgather -a rm -k 2 -s 8 -f csv > stdout.csv
+echo old > renamed.csv
+"$piccolo" select --nodes 2 -c allgather -a rm -k 2 -s 8 -f csv -o renamed.csv
+same "select -o over an existing file" stdout.csv renamed.csv
+if compgen -G '*.piccolo-tmp-*' > /dev/null; then fail "-o left a temporary: $(ls ./*.piccolo-tmp-*)"; else ok; fi
+echo old > target.csv
+ln -s target.csv link.csv
+"$piccolo" select --nodes 2 -c allgather -a rm -k 2 -s 8 -f csv -o link.csv
+same "select -o through a symbolic link" stdout.csv target.csv
+if [[ -L link.csv ]]; then ok; else fail "-o replaced the symbolic link link.csv"; fi
+
 echo "cli options: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -12,7 +12,9 @@
 //  3. Ranking, serially, in the fixed (collective, scale, size, algorithm, k) order, after DAGs of
 //     different identities that are the same (select_fingerprint.hpp) are merged.
 // Each simulation is deterministic and writes its own slot, so the result is the same for any
-// number of threads and any budget.
+// number of threads and any budget. A JobRunner in the request (sweep_jobs.hpp) may run a batch
+// of step 2 in several processes: each runs these steps alike and loads the others' job results
+// before the next batch, so each holds the same sweep.
 #include "piccolo/select/select.hpp"
 
 #include <tbb/task_arena.h>
@@ -35,7 +37,9 @@
 #include "piccolo/schedules/task_count.hpp"
 #include "piccolo/select/select_fingerprint.hpp"
 #include "piccolo/select/select_text.hpp"
+#include "piccolo/select/sweep_jobs.hpp"
 #include "select_job_bounds.hpp"
+#include "select_job_result.hpp"
 #include "select_memory.hpp"
 #include "select_plan.hpp"
 #include "select_sweep.hpp"
@@ -180,10 +184,29 @@ class SweepRun {
                          [&](std::size_t x, std::size_t y) { return work(x) > work(y); });
         std::vector<std::uint64_t> estimates;
         for (std::size_t u : order) estimates.push_back(units_[u].estimate);
+        if (request_.runner) return run_elsewhere(order, std::move(estimates), budget, threads, job);
         detail::BudgetedRunner runner(std::move(estimates), budget);
         runner.run(threads, [&](std::size_t i) { job(order[i]); });
         stats_.memory_peak_estimate = std::max(stats_.memory_peak_estimate, runner.peak_estimate());
         stats_.memory_waits += runner.delayed();
+    }
+
+    // The same batch through the request's JobRunner: some jobs may run in other processes,
+    // whose results it loads here (sweep_jobs.hpp). A job writes only its own unit's slots.
+    void run_elsewhere(const std::vector<std::size_t>& order, std::vector<std::uint64_t> estimates,
+                       std::uint64_t budget, int threads,
+                       const std::function<void(std::size_t)>& job) {
+        JobBatch batch{std::move(estimates), budget, threads, request_.progress, {}, {}, {}};
+        batch.run = [&](std::size_t i) { job(order[i]); };
+        batch.save = [&](std::size_t i) {
+            return detail::save_job_result(sweep_, units_[order[i]], order[i], prebounds_);
+        };
+        batch.load = [&](std::size_t i, std::string_view bytes) {
+            detail::load_job_result(sweep_, units_[order[i]], order[i], prebounds_, bytes);
+        };
+        const JobBatchStats done = request_.runner->run(batch);
+        stats_.memory_peak_estimate = std::max(stats_.memory_peak_estimate, done.peak_estimate);
+        stats_.memory_waits += done.delayed;
     }
 
     // A scouted unit's lower bound at every point it runs at, from its DAG (built and freed

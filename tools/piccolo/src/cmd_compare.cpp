@@ -39,6 +39,7 @@ struct CompareOptions {
     std::string report;
     const CLI::Option* ppn_option = nullptr;
     const CLI::Option* threads_option = nullptr;
+    SweepHooks hooks;
 };
 
 std::vector<MachineOverride> parse_all(const std::vector<std::string>& texts) {
@@ -121,10 +122,14 @@ void run_compare(const CompareOptions& o) {
     // Everything that can be wrong with the command line is reported before the sweeps start.
     if (o.format != "table" && o.format != "csv" && o.format != "json")
         throw InputError(fmt::format("--format: '{}' is not one of table, csv, json", o.format));
-    const CompareRequest request = compare_request(o);
-    check_writable(o.output);
-    if (!o.report.empty()) check_writable(o.report);
+    CompareRequest request = compare_request(o);
+    request.sweep.runner = o.hooks.runner;
+    if (o.hooks.writes) {
+        check_writable(o.output);
+        if (!o.report.empty()) check_writable(o.report);
+    }
     const Comparison comparison = compare(request);
+    if (!o.hooks.writes) return;
     const std::string text = o.format == "csv"    ? emit_compare_csv(comparison)
                              : o.format == "json" ? emit_compare_json(comparison)
                                                   : emit_compare_table(comparison);
@@ -135,7 +140,12 @@ void run_compare(const CompareOptions& o) {
 }  // namespace
 
 void add_compare_command(CLI::App& app) {
+    add_compare_command_with(app, SweepHooks{});
+}
+
+void add_compare_command_with(CLI::App& app, const SweepHooks& hooks) {
     auto o = std::make_shared<CompareOptions>();
+    o->hooks = hooks;
     CLI::App* cmd = app.add_subcommand(
         "compare",
         "Compare the best algorithm and k across machines or what-if variants (e.g. "

@@ -63,6 +63,7 @@ struct SelectOptions {
     const CLI::Option* sizes_option = nullptr;
     const CLI::Option* ppn_option = nullptr;
     const CLI::Option* threads_option = nullptr;
+    SweepHooks hooks;
 };
 
 struct Destination {
@@ -306,6 +307,8 @@ void write_outputs(const SelectOptions& o, const std::vector<Destination>& outpu
 void run_select(const SelectOptions& o) {
     // Everything that can be wrong with the command line is reported before the sweep starts.
     SelectRequest request = select_request(o);
+    request.runner = o.hooks.runner;
+    const bool writes = o.hooks.writes;
     EmitOptions emit_options;
     if (!o.piccl_size.empty()) emit_options.piccl_bytes = parse_bytes(o.piccl_size, "--size");
     if (!o.mpich_base.empty()) {
@@ -314,24 +317,25 @@ void run_select(const SelectOptions& o) {
     }
     const std::vector<Destination> outputs = destinations(o);
     for (const Destination& d : outputs)
-        if (d.kind == EmitKind::mpich_json && emit_options.mpich_version.empty())
+        if (d.kind == EmitKind::mpich_json && emit_options.mpich_version.empty() && writes)
             choose_mpich_version(o, emit_options);
     request.style = selection_style(o, outputs, request.machine);
     const std::vector<std::uint64_t> sizes =
         request.sizes.empty() ? default_select_sizes() : request.sizes;
     for (const Destination& d : outputs) {
         check_emit(d.kind, request.scales.size(), sizes, emit_options);
-        check_writable(d.file);
+        if (writes) check_writable(d.file);
     }
-    if (!o.report.empty()) check_writable(o.report);
+    if (!o.report.empty() && writes) check_writable(o.report);
 
     SweepProgress progress;
     request.progress = &progress;
     SelectResult result;
     {
-        ProgressBar bar(progress, o.quiet);
+        ProgressBar bar(progress, o.quiet || !writes);
         result = select(request);
     }
+    if (!writes) return;
     if (o.verbose) print_sweep_details(result);
     write_outputs(o, outputs, emit_options, request.machine, std::move(result));
 }
@@ -339,7 +343,12 @@ void run_select(const SelectOptions& o) {
 }  // namespace
 
 void add_select_command(CLI::App& app) {
+    add_select_command_with(app, SweepHooks{});
+}
+
+void add_select_command_with(CLI::App& app, const SweepHooks& hooks) {
     auto o = std::make_shared<SelectOptions>();
+    o->hooks = hooks;
     CLI::App* cmd = app.add_subcommand(
         "select",
         "Choose the algorithm and k per collective, message size and scale by simulating every "

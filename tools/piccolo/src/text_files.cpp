@@ -1,5 +1,7 @@
 #include "text_files.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
@@ -24,15 +26,37 @@ InputError cannot_write(const std::string& path) {
     return InputError(fmt::format("{}: cannot open for writing (check the directory)", path));
 }
 
+void write_in_place(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out || !(out << text)) throw cannot_write(path);
+}
+
 }  // namespace
 
+// A regular file is written under a temporary name in its folder and renamed over the path once
+// complete, so that a run that dies while writing (or a piccolo-mpi run a rank of which is
+// killed) leaves no file that looks complete. A path that is no regular file (/dev/stdout, a
+// FIFO, a symbolic link, which a rename would replace) is written in place.
 void write_text_file(const std::string& path, const std::string& text) {
     if (path == "-") {
         std::cout << text << std::flush;
         return;
     }
-    std::ofstream out(path, std::ios::binary);
-    if (!out || !(out << text)) throw cannot_write(path);
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::symlink_status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return write_in_place(path, text);
+    const std::string temporary = fmt::format("{}.piccolo-tmp-{}", path, getpid());
+    bool written = false;
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        written = out && (out << text) && out.flush();
+    }
+    if (written) std::filesystem::rename(temporary, path, error);
+    if (!written || error) {
+        std::filesystem::remove(temporary, error);
+        throw cannot_write(path);
+    }
 }
 
 void check_writable(const std::string& path) {

@@ -20,6 +20,8 @@
 
 namespace piccolo {
 
+class JobRunner;
+
 // One allocation: `nodes` nodes with `ranks_per_node` ranks each.
 struct Scale {
     int nodes = 1;
@@ -34,6 +36,7 @@ class SweepProgress {
   public:
     void set_total(std::uint64_t work) { total_.store(work, std::memory_order_relaxed); }
     void add(std::uint64_t work) { done_.fetch_add(work, std::memory_order_relaxed); }
+    [[nodiscard]] std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
     [[nodiscard]] double fraction() const {
         const auto total = total_.load(std::memory_order_relaxed);
         return total == 0 ? 0.0
@@ -68,6 +71,8 @@ struct SelectRequest {
     Style style = Style::mpi;           // how the candidates synchronize their rounds
     int threads = 0;                    // 0 = every core oneTBB sees
     SweepProgress* progress = nullptr;  // optional
+    // Where the jobs run (sweep_jobs.hpp); null: in this process, on `threads` threads.
+    JobRunner* runner = nullptr;
     // Bytes the process may hold while it sweeps (its own resident set before the sweep
     // included); 0 = default_memory_budget(). Jobs run in parallel only while their estimates fit.
     std::uint64_t memory_budget = 0;
