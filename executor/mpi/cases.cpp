@@ -114,7 +114,9 @@ Row run_reference(const Context& context, Collective collective, std::uint64_t b
         return run_rooted_reference(context, collective, bytes, options);
     const bool gather = collective == Collective::allgather;
     const CollectiveShape shape{collective, context.size, bytes,
-                                gather ? static_cast<std::uint32_t>(context.size) : 1U};
+                                collective == Collective::allreduce
+                                    ? 1U
+                                    : pieces_of(collective, context.size)};
     Element element = Element::u8;
     agree(context, [&] {
         element = choose_element(shape, options.element);
@@ -123,26 +125,39 @@ Row run_reference(const Context& context, Collective collective, std::uint64_t b
                 fmt::format("--sizes: {} bytes is more than one MPI call counts", bytes));
     });
     const Images images = make_images(shape, element, context.rank);
-    std::vector<std::byte> result(images.expected.size());
-    const auto count = static_cast<int>(gather ? bytes : bytes / element_bytes(element));
+    // Reduce_scatter: the rank's block of the summed vector is what it gets.
+    const bool scatter = collective == Collective::reduce_scatter;
+    const std::uint64_t want_from = scatter ? bytes * static_cast<std::uint64_t>(context.rank) : 0;
+    std::vector<std::byte> result(scatter ? bytes : images.expected.size());
+    const auto count = static_cast<int>(moves_blocks(collective) ? bytes
+                                                                  : bytes / element_bytes(element));
     const std::byte* mine = images.input.data() + (gather ? bytes * context.rank : 0);
+    const std::string_view call = collective == Collective::allgather   ? "MPI_Allgather"
+                                  : collective == Collective::allreduce ? "MPI_Allreduce"
+                                  : scatter                             ? "MPI_Reduce_scatter_block"
+                                                                        : "MPI_Alltoall";
     const TimedOperation op{
         [&] { std::fill(result.begin(), result.end(), poison); },
         [&] {
             if (gather)
                 MPI_Allgather(mine, count, MPI_BYTE, result.data(), count, MPI_BYTE, context.comm);
+            else if (collective == Collective::alltoall)
+                MPI_Alltoall(mine, count, MPI_BYTE, result.data(), count, MPI_BYTE, context.comm);
+            else if (scatter)
+                MPI_Reduce_scatter_block(mine, result.data(), count, mpi_type(element), MPI_SUM,
+                                         context.comm);
             else
                 MPI_Allreduce(mine, result.data(), count, mpi_type(element), MPI_SUM, context.comm);
         },
         [&]() -> std::optional<std::string> {
             for (std::size_t i = 0; i < result.size(); ++i)
-                if (result[i] != images.expected[i])
+                if (result[i] != images.expected[want_from + i])
                     return fmt::format("rank {}: the MPI library's {} got byte {} wrong",
-                                       context.rank, gather ? "MPI_Allgather" : "MPI_Allreduce", i);
+                                       context.rank, call, i);
             return std::nullopt;
         }};
     Row row{std::string(to_string(collective)),
-            gather ? "MPI_Allgather" : "MPI_Allreduce",
+            std::string(call),
             0,
             "library",
             bytes,

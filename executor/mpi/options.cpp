@@ -93,7 +93,8 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
     RawOptions raw;
     app.add_option("--schedule", o.schedule_file, "run this schedule XML file (piccolo gen -o)");
     app.add_option("-c,--collective", raw.collectives,
-                   "allgather, allreduce, bcast, reduce (default: allgather, allreduce)")
+                   "allgather, allreduce, bcast, reduce, reduce_scatter, alltoall (default: "
+                   "allgather, allreduce)")
         ->delimiter(',');
     app.add_option("-a,--algorithm", raw.algorithms,
                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial (default: the first "

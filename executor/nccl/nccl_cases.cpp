@@ -63,7 +63,7 @@ Row run_nccl_schedule(const Context& context, const NcclSession& session, const 
 
 Row run_nccl_reference(const Context& context, const NcclSession& session, Collective collective,
                        std::uint64_t bytes, const RunOptions& options) {
-    if (collective == Collective::bcast || collective == Collective::reduce)
+    if (collective != Collective::allgather && collective != Collective::allreduce)
         throw InputError(
             fmt::format("-c/--collective: the NCCL reference times Allgather and "
                         "Allreduce only; run {} with --no-reference",

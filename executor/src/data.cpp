@@ -50,6 +50,10 @@ std::string_view result_name(Collective collective) {
             return "Bcast";
         case Collective::reduce:
             return "Reduce";
+        case Collective::reduce_scatter:
+            return "Reduce_scatter";
+        case Collective::alltoall:
+            return "Alltoall";
     }
     return "?";
 }
@@ -67,8 +71,23 @@ Images make_images(const CollectiveShape& shape, Element element, Rank rank) {
         images.input = images.expected;
         return images;
     }
-    images.input.resize(shape.bytes);
-    images.expected.resize(shape.bytes);
+    if (shape.collective == Collective::alltoall) {  // block s p + d goes from s to d
+        const auto p = static_cast<std::uint64_t>(shape.ranks);
+        const auto me = static_cast<std::uint64_t>(rank);
+        images.input.resize(p * shape.bytes);
+        images.expected.resize(p * shape.bytes);
+        for (std::uint64_t other = 0; other < p; ++other)
+            for (std::uint64_t j = 0; j < shape.bytes; ++j) {
+                images.input[other * shape.bytes + j] = gather_byte(me * p + other, j);
+                images.expected[other * shape.bytes + j] = gather_byte(other * p + me, j);
+            }
+        return images;
+    }
+    // Allreduce, Reduce, Reduce_scatter: the whole vector, summed (the plan checks the rank's
+    // part); Bcast: the root's buffer.
+    const std::uint64_t vector = shape.total_buffer_bytes();
+    images.input.resize(vector);
+    images.expected.resize(vector);
     if (shape.collective == Collective::bcast) {  // the root's buffer, everywhere
         for (std::uint64_t j = 0; j < shape.bytes; ++j)
             images.expected[j] = gather_byte(static_cast<std::uint64_t>(shape.root), j);
@@ -76,7 +95,7 @@ Images make_images(const CollectiveShape& shape, Element element, Rank rank) {
         return images;
     }
     if (element == Element::u8) {
-        for (std::uint64_t x = 0; x < shape.bytes; ++x) {
+        for (std::uint64_t x = 0; x < vector; ++x) {
             images.input[x] = reduce_byte(rank, x);
             unsigned sum = 0;
             for (Rank r = 0; r < shape.ranks; ++r)
@@ -108,7 +127,7 @@ std::optional<std::string> check_result(const RankPlan& plan, const Images& imag
         std::uint64_t i = 0;
         while (got[i] == want[i]) ++i;
         const std::uint64_t offset = r.from + i;
-        const bool gather = plan.shape.collective == Collective::allgather;
+        const bool gather = moves_blocks(plan.shape.collective);
         return fmt::format(
             "rank {}: wrong byte at offset {} of the {} result ({} {}, byte {}): expected "
             "0x{:02x}, "

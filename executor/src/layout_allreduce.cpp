@@ -1,11 +1,12 @@
-// Allreduce memory layout, also Bcast's and Reduce's: their copies and operands follow the same
-// rules; only the root holds a Bcast's input and a Reduce's result. A rank's own vector sits at
-// offset 0 and is where its partial sums start. Every incoming transfer lands in a buffer of its
-// own: a transfer that a `reduce` on the receiving rank waits for is an operand, which that reduce
-// adds into the rank's current copy of each segment; any other transfer is a copy that *becomes*
-// the rank's current version of its segments (no memcpy; later sends, reduces and the final check
-// read it there). This mirrors the verifier's data-flow rules, so a schedule it accepts computes
-// the exact sum here.
+// Allreduce memory layout, also Bcast's, Reduce's and Reduce_scatter's: their copies and operands
+// follow the same rules; only the root holds a Bcast's input and a Reduce's result, and a
+// Reduce_scatter's result is the rank's own segment. A rank's own vector sits at offset 0 and is
+// where its partial sums start. Every incoming transfer lands in a buffer of its own: a transfer
+// that a `reduce` on the receiving rank waits for is an operand, which that reduce adds into the
+// rank's current copy of each segment; any other transfer is a copy that *becomes* the rank's
+// current version of its segments (no memcpy; later sends, reduces and the final check read it
+// there). This mirrors the verifier's data-flow rules, so a schedule it accepts computes the
+// exact sum here.
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -26,14 +27,15 @@ class ReduceOps {
             segment_offset_.push_back(offset);
             offset += s.shape.piece_bytes(seg);
         }
-        const std::uint64_t vector = arena_.allocate(s.shape.bytes);
+        const std::uint64_t bytes = s.shape.total_buffer_bytes();  // the whole vector
+        const std::uint64_t vector = arena_.allocate(bytes);
         for (std::uint32_t seg = 0; seg < pieces; ++seg)
             where_.push_back(vector + segment_offset_[seg]);
         // A Bcast starts with data on the root only; a Reduce leaves its result on the root only.
         const bool rooted =
             s.shape.collective == Collective::bcast || s.shape.collective == Collective::reduce;
         if (s.shape.collective != Collective::bcast || me == s.shape.root)
-            layout_.input.push_back({0, vector, s.shape.bytes});
+            layout_.input.push_back({0, vector, bytes});
         checks_result_ = !rooted || s.shape.collective == Collective::bcast || me == s.shape.root;
         for (TaskId c = 0; c < s.size(); ++c)
             if (s.kind[c] == TaskKind::reduce && s.src[c] == me)
@@ -50,8 +52,10 @@ class ReduceOps {
             else if (s_.kind[t] != TaskKind::transfer && s_.src[t] == me_)
                 compute(t);
         }
+        const bool scatter = s_.shape.collective == Collective::reduce_scatter;
         for (std::uint32_t seg = 0; checks_result_ && seg < where_.size(); ++seg)
-            layout_.result.push_back(
+            if (!scatter || seg == static_cast<std::uint32_t>(me_))  // Reduce_scatter: its own
+                layout_.result.push_back(
                 {segment_offset_[seg], where_[seg], s_.shape.piece_bytes(seg)});
         layout_.arena_bytes = arena_.size();
         return std::move(layout_);

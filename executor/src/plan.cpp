@@ -35,8 +35,8 @@ Element parse_element(std::string_view name) {
 }
 
 Element choose_element(const CollectiveShape& shape, std::optional<Element> wanted) {
-    // Allgather and Bcast only move bytes: no arithmetic, so no element type.
-    if (shape.collective == Collective::allgather || shape.collective == Collective::bcast)
+    // Allgather, Alltoall and Bcast only move bytes: no arithmetic, so no element type.
+    if (moves_blocks(shape.collective) || shape.collective == Collective::bcast)
         return Element::u8;
     auto fits = [&](Element e) {
         for (std::uint32_t seg = 0; seg < shape.pieces; ++seg)
@@ -146,9 +146,10 @@ RankPlan compile_plan(const Schedule& schedule, const std::vector<TaskId>& order
         throw InputError(
             "the schedule has no payload descriptors (blocks= / segments=): the executor needs "
             "them to lay out buffers (write it with piccolo gen, which adds them)");
-    detail::Layout layout = schedule.shape.collective == Collective::allgather
-                                ? detail::layout_allgather(schedule, order, rank)
-                                : detail::layout_allreduce(schedule, order, rank);
+    const Collective c = schedule.shape.collective;
+    detail::Layout layout = c == Collective::allgather  ? detail::layout_allgather(schedule, order, rank)
+                            : c == Collective::alltoall ? detail::layout_alltoall(schedule, order, rank)
+                                                        : detail::layout_allreduce(schedule, order, rank);
     RankPlan plan;
     plan.rank = rank;
     plan.shape = schedule.shape;

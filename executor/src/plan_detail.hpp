@@ -50,6 +50,8 @@ struct Layout {
 };
 
 Layout layout_allgather(const Schedule& s, const std::vector<TaskId>& order, Rank me);
+// Also Reduce_scatter (the vector is p blocks; the result is the rank's own block).
 Layout layout_allreduce(const Schedule& s, const std::vector<TaskId>& order, Rank me);
+Layout layout_alltoall(const Schedule& s, const std::vector<TaskId>& order, Rank me);
 
 }  // namespace piccolo::exec::detail

@@ -29,8 +29,15 @@ std::vector<std::vector<Rank>> bruck_phases(Rank p, int k);
 Schedule generate_bcast_knomial(const GenerateRequest& request);
 Schedule generate_reduce_knomial(const GenerateRequest& request);
 
-// reduce_scatter_reversal.cpp: an Allreduce as the reduce-scatter obtained by reversing an
-// Allgather whose transfers each carry one block, followed by that Allgather.
+// pairwise.cpp: Reduce_scatter and Alltoall by pairwise exchange, p - 1 steps.
+Schedule generate_pairwise(const GenerateRequest& request);
+// scattered.cpp: Alltoall in batches of scattered_batch partners (MPICH's default throttle).
+inline constexpr Rank scattered_batch = 32;
+Schedule generate_scattered(const GenerateRequest& request);
+
+// reduce_scatter_reversal.cpp (also a Reduce_scatter, when the request is one): an Allreduce as
+// the reduce-scatter obtained by reversing an Allgather whose transfers each carry one block,
+// followed by that Allgather.
 Schedule allreduce_by_reversal(const Schedule& allgather, const GenerateRequest& request);
 
 // recursive_exchange.cpp: rounds of k-1 partners (RM order: spacing grows; permuted order:

@@ -42,6 +42,10 @@ void QuotientAllgather::emit(ScheduleBuilder& builder, std::vector<Rank>& destin
 
 std::string quotient_unsupported(const GenerateRequest& request, Rank c) {
     const Rank p = request.ranks;
+    // Reduce_scatter and Alltoall have no quotient (yet), the rooted collectives none at all:
+    // schedules/README.md says why.
+    if (request.collective != Collective::allgather && request.collective != Collective::allreduce)
+        return fmt::format("no quotient generator for {}", to_string(request.collective));
     if (request.algorithm != "ring" && request.algorithm != "k-ring")
         return fmt::format("no quotient generator for {}", request.algorithm);
     if (c < 1 || c >= p || p % c != 0)

@@ -12,6 +12,7 @@
 // next send of its own rank, the reversal of the next transfer into it. Rank s ends with the full
 // sum of segment s, which the Allgather then distributes unchanged; in the round-synchronous styles
 // its first round also waits for the rank's last reduce-scatter sends, as one round after another.
+// A Reduce_scatter request stops there: its segments are the per-rank blocks (request.bytes each).
 #include <vector>
 
 #include "algorithms.hpp"
@@ -28,7 +29,7 @@ class Reversal {
           request_(request),
           p_(request.ranks),
           n_(static_cast<TaskId>(allgather.size())),
-          shape_{Collective::allreduce, p_, request.bytes, static_cast<std::uint32_t>(p_)},
+          shape_{request.collective, p_, request.bytes, static_cast<std::uint32_t>(p_)},
           builder_(shape_, allgather.algorithm, allgather.k, request.payload, request.style),
           successors_(allgather.successors()),
           reversed_(n_, ScheduleBuilder::no_dep) {
@@ -39,7 +40,7 @@ class Reversal {
     Schedule run() {
         reduce_scatter();
         reduce_own_segments();
-        gather();
+        if (request_.collective == Collective::allreduce) gather();
         return std::move(builder_).finish();
     }
 

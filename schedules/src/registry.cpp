@@ -8,6 +8,7 @@
 #include "algorithms.hpp"
 #include "piccolo/core/error.hpp"
 #include "piccolo/core/text.hpp"
+#include "piccolo/schedules/task_count.hpp"
 #include "radix_plan.hpp"
 
 namespace piccolo {
@@ -32,14 +33,20 @@ bool is_rooted(Collective collective) {
     return collective == Collective::bcast || collective == Collective::reduce;
 }
 
+constexpr unsigned bit(Collective c) {
+    return collective_bit(c);
+}
+constexpr unsigned reversible = allgather_allreduce | bit(Collective::reduce_scatter);
+constexpr unsigned rooted = bit(Collective::bcast) | bit(Collective::reduce);
+
 // One line naming -c/--collective and the algorithms that build the collective asked for.
 [[noreturn]] void refuse_collective(const AlgorithmInfo& info, Collective collective);
 
 constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"ring", "ring: p-1 rounds to the next rank (Allreduce: reduce-scatter + allgather)", false,
-     nullptr, nullptr, generate_ring},
+     nullptr, nullptr, generate_ring, true, reversible},
     {"k-ring", "k-ring: rings inside groups of k consecutive ranks and across groups; k | p", true,
-     k_ring_radices, divides_p, generate_k_ring},
+     k_ring_radices, divides_p, generate_k_ring, true, reversible},
     {"rd", "recursive doubling: log2 p rounds, partner distance 1, 2, 4, ...", false, nullptr,
      nullptr, generate_rd},
     {"rm", "recursive multiplying: k-1 partners per round, spacing 1, k, k^2, ...", true, any_radix,
@@ -49,11 +56,17 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"prm", "permuted recursive multiplying: spacing p/k, p/k^2, ..., then permute", true,
      any_radix, any_k, generate_prm},
     {"bruck", "Bruck (Allgather only): ceil(log_k p) phases to j k^i ranks back, then rotate", true,
-     any_radix, any_k, generate_bruck, /*has_allreduce=*/false, /*swept_by_default=*/false},
+     any_radix, any_k, generate_bruck, /*swept_by_default=*/false, bit(Collective::allgather)},
     {"knomial", "k-nomial tree (Bcast, Reduce): ceil(log_k p) levels, k-1 children per level", true,
-     any_radix, any_k, generate_knomial, false, false, rooted_bcast | rooted_reduce},
+     any_radix, any_k, generate_knomial, false, rooted},
     {"binomial", "binomial tree (Bcast, Reduce): the k-nomial tree with k = 2", false, nullptr,
-     nullptr, generate_knomial, false, false, rooted_bcast | rooted_reduce},
+     nullptr, generate_knomial, false, rooted},
+    {"pairwise",
+     "pairwise (Reduce_scatter, Alltoall): p-1 sendrecv steps to r+i (Alltoall, p = 2^n: r^i)",
+     false, nullptr, nullptr, generate_pairwise, false,
+     bit(Collective::reduce_scatter) | bit(Collective::alltoall)},
+    {"scattered", "scattered (Alltoall): batches of 32 partners, all at once, waited per batch",
+     false, nullptr, nullptr, generate_scattered, false, bit(Collective::alltoall)},
 });
 
 // Transfers of the algorithm's Allgather (ring and k-ring: p (p - 1)).
@@ -77,11 +90,17 @@ double allgather_transfers(const AlgorithmInfo& info, const GenerateRequest& r) 
 void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
     const auto p = static_cast<double>(r.ranks);
     const bool gather = r.collective == Collective::allgather;
-    const double transfers = allgather_transfers(info, r);
+    const bool older = gather || r.collective == Collective::allreduce;
+    const double transfers = older ? allgather_transfers(info, r) : 0;
     // allreduce: + phase / reduces; bruck: + p - 1 permutes
-    const double tasks = gather ? transfers + (info.name == "bruck" ? p - 1 : 0) : 3 * transfers;
+    double tasks = gather ? transfers + (info.name == "bruck" ? p - 1 : 0) : 3 * transfers;
     // Allgather payload lists name every block each rank receives: about p (p - 1) in all.
-    const double payload = r.payload && gather ? p * (p - 1) : 0;
+    double payload = r.payload && gather ? p * (p - 1) : 0;
+    if (!older) {  // the exact counts, in closed form (O(1) for these algorithms)
+        const TaskCounts counts = count_tasks(r);
+        tasks = static_cast<double>(counts.tasks());
+        payload = static_cast<double>(counts.payload_ids);
+    }
     constexpr double limit = 4294967295.0;
     if (tasks > limit || payload > limit)
         throw InputError(fmt::format(
@@ -90,7 +109,8 @@ void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
             to_string(r.collective), info.name, r.ranks, tasks,
             payload > limit ? fmt::format(" and {:.3g} payload entries", payload) : "",
             payload > limit ? ", or --no-payload" : ""));
-    const double total = static_cast<double>(r.bytes) * (gather ? p : 1.0);
+    const double total = static_cast<double>(r.bytes) * (gather ? p : 1.0) *
+                         (r.collective == Collective::alltoall ? p : 1.0);
     if (total > 1.8e19)
         throw InputError(fmt::format("--bytes: {} bytes x {} ranks overflows a 64-bit byte count",
                                      r.bytes, r.ranks));
@@ -99,32 +119,29 @@ void check_capacity(const AlgorithmInfo& info, const GenerateRequest& r) {
 }  // namespace
 
 bool builds(const AlgorithmInfo& info, Collective collective) {
-    switch (collective) {
-        case Collective::allgather:
-            return info.rooted == 0;
-        case Collective::allreduce:
-            return info.rooted == 0 && info.has_allreduce;
-        case Collective::bcast:
-            return (info.rooted & rooted_bcast) != 0;
-        case Collective::reduce:
-            return (info.rooted & rooted_reduce) != 0;
-    }
-    return false;
+    return (info.collectives & collective_bit(collective)) != 0;
 }
 
 namespace {
 
+// The rooted algorithms (trees) and the others refuse each other's collectives as "does not
+// build"; an Allgather-only algorithm (bruck) says so; the others list the collectives they run.
 void refuse_collective(const AlgorithmInfo& info, Collective collective) {
-    std::vector<std::string_view> names;
+    std::vector<std::string_view> names, runs;
     for (const AlgorithmInfo& other : registry)
         if (builds(other, collective)) names.push_back(other.name);
-    if (collective == Collective::allreduce && info.rooted == 0)
+    for (Collective c : all_collectives)
+        if (builds(info, c)) runs.push_back(to_string(c));
+    const std::string_view asked = to_string(collective);
+    if (is_rooted(collective) || (info.collectives & rooted) != 0)
+        throw InputError(fmt::format("-c/--collective: {} does not build {}; for {} use one of {}",
+                                     info.name, asked, asked, fmt::join(names, ", ")));
+    if (info.collectives == bit(Collective::allgather))
         throw InputError(fmt::format(
-            "-c/--collective: {} is an Allgather algorithm; for Allreduce use one of {}", info.name,
-            fmt::join(names, ", ")));
-    throw InputError(fmt::format("-c/--collective: {} does not build {}; for {} use one of {}",
-                                 info.name, to_string(collective), to_string(collective),
-                                 fmt::join(names, ", ")));
+            "-c/--collective: {} is an Allgather algorithm; for {} use one of {}", info.name,
+            collective == Collective::allreduce ? "Allreduce" : asked, fmt::join(names, ", ")));
+    throw InputError(fmt::format("-c/--collective: {} runs {} only; for {} use one of {}",
+                                 info.name, fmt::join(runs, ", "), asked, fmt::join(names, ", ")));
 }
 
 }  // namespace
@@ -163,7 +180,9 @@ Schedule generate(const GenerateRequest& request) {
                             "k-ring needs k to divide p",
                             info.name, p, fmt::join(info.valid_radices(p), ", "), request.k));
     } else {
-        resolved.k = info.name == "ring" ? 0 : 2;
+        // ring, pairwise and scattered have no radix; rd, prd and binomial have radix 2
+        const bool none = info.name == "ring" || info.name == "pairwise" || info.name == "scattered";
+        resolved.k = none ? 0 : 2;
     }
     const bool segmented = info.name == "ring" || info.name == "k-ring";
     if (request.collective == Collective::allreduce && segmented &&

@@ -11,7 +11,7 @@ namespace piccolo {
 void set_message_size(Schedule& schedule, std::uint64_t bytes) {
     const CollectiveShape old_shape = schedule.shape;
     if (bytes == 0) throw InputError("message size must be at least 1 byte");
-    const bool gather = old_shape.collective == Collective::allgather;
+    const bool gather = pieces_follow_ranks(old_shape.collective);  // pieces of `bytes` each
     if (!gather && bytes < old_shape.pieces)
         throw InputError(fmt::format("a {}-byte vector cannot be cut into {} segments", bytes,
                                      old_shape.pieces));

@@ -18,6 +18,10 @@ std::string_view to_string(Collective collective) {
             return "bcast";
         case Collective::reduce:
             return "reduce";
+        case Collective::reduce_scatter:
+            return "reduce_scatter";
+        case Collective::alltoall:
+            return "alltoall";
     }
     return "?";
 }
@@ -41,8 +45,10 @@ Collective parse_collective(std::string_view name) {
     if (name == "allreduce") return Collective::allreduce;
     if (name == "bcast") return Collective::bcast;
     if (name == "reduce") return Collective::reduce;
+    if (name == "reduce_scatter") return Collective::reduce_scatter;
+    if (name == "alltoall") return Collective::alltoall;
     throw InputError("unknown collective '" + excerpt(name) +
-                     "' (expected allgather, allreduce, bcast or reduce)");
+                     "' (expected allgather, allreduce, bcast, reduce, reduce_scatter or alltoall)");
 }
 
 void throw_csr_too_long() {
@@ -50,14 +56,14 @@ void throw_csr_too_long() {
 }
 
 std::uint64_t CollectiveShape::piece_bytes(std::uint32_t piece) const {
-    if (collective == Collective::allgather) return bytes;
+    if (pieces_follow_ranks(collective)) return bytes;
     // The first bytes % pieces segments get one extra byte, so sizes differ by at most one.
     const std::uint64_t base = bytes / pieces;
     return base + (piece < bytes % pieces ? 1 : 0);
 }
 
 std::uint64_t CollectiveShape::pieces_bytes(std::span<const std::uint32_t> list) const {
-    if (collective == Collective::allgather) return bytes * list.size();
+    if (pieces_follow_ranks(collective)) return bytes * list.size();
     // Closed form of piece_bytes' rule: base bytes each, one more for segments below `longer`.
     const std::uint64_t base = bytes / pieces, longer = bytes % pieces;
     std::uint64_t sum = base * list.size();
@@ -67,7 +73,7 @@ std::uint64_t CollectiveShape::pieces_bytes(std::span<const std::uint32_t> list)
 }
 
 std::uint64_t CollectiveShape::total_buffer_bytes() const {
-    return collective == Collective::allgather ? bytes * static_cast<std::uint64_t>(ranks) : bytes;
+    return pieces_follow_ranks(collective) ? bytes * static_cast<std::uint64_t>(ranks) : bytes;
 }
 
 std::size_t Schedule::transfer_count() const {

@@ -156,8 +156,8 @@ class XmlReader {
                 fail(root, fmt::format("style: {}", e.what()));
             }
         }
-        if (s.shape.collective == Collective::allgather) {
-            s.shape.pieces = static_cast<std::uint32_t>(s.shape.ranks);
+        if (pieces_follow_ranks(s.shape.collective)) {
+            s.shape.pieces = pieces_of(s.shape.collective, s.shape.ranks);
             s.shape.bytes = buffer / static_cast<std::uint64_t>(s.shape.ranks);
         } else {
             s.shape.bytes = buffer;
@@ -171,7 +171,7 @@ class XmlReader {
                 fail(root, fmt::format("root: rank {} is not one of the {} nodes (0..{})",
                                        s.shape.root, s.shape.ranks, s.shape.ranks - 1));
         }
-        payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
+        payload_name_ = moves_blocks(s.shape.collective) ? "blocks" : "segments";
         // The verifier keeps a record per (rank, piece); allgather has a block per rank.
         const std::uint64_t pairs =
             std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks);
@@ -181,7 +181,7 @@ class XmlReader {
                              "schedule may have when its {} are read (piccolo sim reads the "
                              "file without them)",
                              payload_name_, s.shape.ranks, s.shape.pieces, kMaxRankPieces,
-                             s.shape.collective == Collective::allgather ? "block" : "segment",
+                             moves_blocks(s.shape.collective) ? "block" : "segment",
                              payload_name_));
     }
 

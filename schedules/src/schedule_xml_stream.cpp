@@ -93,15 +93,15 @@ class StreamReader {
                 decline();
             }
         }
-        if (s.shape.collective == Collective::allgather) {
-            s.shape.pieces = static_cast<std::uint32_t>(s.shape.ranks);
+        if (pieces_follow_ranks(s.shape.collective)) {
+            s.shape.pieces = pieces_of(s.shape.collective, s.shape.ranks);
             s.shape.bytes = buffer / static_cast<std::uint64_t>(s.shape.ranks);
         } else {
             s.shape.bytes = buffer;
             const XmlAttribute* segments = optional(tag_, "segments");
             s.shape.pieces = segments ? integer<std::uint32_t>(segments->value, 1) : 1;
         }
-        payload_name_ = s.shape.collective == Collective::allgather ? "blocks" : "segments";
+        payload_name_ = moves_blocks(s.shape.collective) ? "blocks" : "segments";
         if (keep_payload_ &&
             std::uint64_t{s.shape.pieces} * static_cast<std::uint64_t>(s.shape.ranks) >
                 kMaxRankPieces)

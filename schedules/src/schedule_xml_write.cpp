@@ -115,12 +115,12 @@ void write_schedule_xml(const Schedule& schedule, std::ostream& stream) {
 namespace {
 
 void write_xml(const Schedule& s, XmlOut& out) {
-    const bool gather = s.shape.collective == Collective::allgather;
+    const bool gather = moves_blocks(s.shape.collective);
     out << "<collective name=\"" << to_string(s.shape.collective) << "\" algorithm=\"";
     out.escaped(s.algorithm);
     out << "\" k=\"" << s.k << "\" nodes=\"" << s.shape.ranks << "\" buffer_size=\""
         << s.shape.total_buffer_bytes() << "\"";
-    if (!gather) out << " segments=\"" << s.shape.pieces << "\"";
+    if (!pieces_follow_ranks(s.shape.collective)) out << " segments=\"" << s.shape.pieces << "\"";
     if (s.shape.collective == Collective::bcast || s.shape.collective == Collective::reduce)
         out << " root=\"" << s.shape.root << "\"";
     if (!s.style.empty()) {

@@ -19,7 +19,8 @@ using detail::plan_radices;
 using detail::RadixPlan;
 
 bool is_exchange(std::string_view algorithm) {
-    return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck";
+    return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck" &&
+           algorithm != "pairwise" && algorithm != "scattered";
 }
 bool is_permuted(std::string_view algorithm) {
     return algorithm == "prd" || algorithm == "prm";
@@ -48,8 +49,14 @@ TaskCounts count_segmented(const GenerateRequest& r) {
         c.payload_ids = r.payload ? n : 0;
         return c;
     }
-    c.transfers = 2 * n;
     c.computes = p * ((groups - 1) + groups * (k - 2)) + p;
+    if (r.collective == Collective::reduce_scatter) {  // the reversal alone, no Allgather after
+        c.transfers = n;
+        c.dependency_ids = gather_ids + n;
+        c.payload_ids = r.payload ? c.tasks() : 0;
+        return c;
+    }
+    c.transfers = 2 * n;
     // The reduce-scatter turns every Allgather dependency around (one id each, split between a
     // transfer and the reduce before it, which the transfer then names); the gather repeats the
     // Allgather's and adds a segment's reduce or a round boundary to a rank's first sends.
@@ -165,10 +172,53 @@ TaskCounts count_tree(const GenerateRequest& r) {
     return c;
 }
 
+// pairwise.cpp: p - 1 steps of p transfers; Reduce_scatter adds a reduce per transfer.
+TaskCounts count_pairwise(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const bool waits = r.style != Style::pipelined;
+    TaskCounts c;
+    c.transfers = p * (p - 1);
+    c.widest_round = p;
+    // Every step but the first: each send waits for two tasks (round-synchronous styles).
+    c.dependency_ids = waits ? 2 * p * (p - 2) : 0;
+    if (r.collective == Collective::alltoall) {
+        c.pieces = static_cast<std::uint32_t>(p * p);
+        c.payload_ids = r.payload ? c.transfers : 0;
+        return c;
+    }
+    c.pieces = static_cast<std::uint32_t>(p);
+    c.computes = p * (p - 1);
+    // A reduce: its receive, the previous reduce (not in step 1), its own send (not pipelined).
+    c.dependency_ids += p * (p - 1) * (waits ? 3 : 2) - p;
+    c.payload_ids = r.payload ? c.tasks() : 0;
+    return c;
+}
+
+// scattered.cpp: batches of up to 32 distances, distance 0 (the rank itself) left out; a send
+// waits for the previous batch's receives and sends (round-synchronous styles).
+TaskCounts count_scattered(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    constexpr auto batch = static_cast<std::uint64_t>(detail::scattered_batch);
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p * p);
+    c.transfers = p * (p - 1);
+    c.payload_ids = r.payload ? c.transfers : 0;
+    std::uint64_t previous = 0;
+    for (std::uint64_t first = 0; first < p; first += batch) {
+        const std::uint64_t partners = std::min(p, first + batch) - std::max<std::uint64_t>(first, 1);
+        c.widest_round = std::max(c.widest_round, p * partners);
+        if (r.style != Style::pipelined) c.dependency_ids += p * partners * 2 * previous;
+        previous = partners;
+    }
+    return c;
+}
+
 }  // namespace
 
 TaskCounts count_tasks(const GenerateRequest& request) {
     if (is_tree(request.algorithm)) return count_tree(request);
+    if (request.algorithm == "pairwise") return count_pairwise(request);
+    if (request.algorithm == "scattered") return count_scattered(request);
     if (request.algorithm == "bruck") return count_bruck(request);
     return is_exchange(request.algorithm) ? count_exchange(request) : count_segmented(request);
 }
@@ -178,6 +228,8 @@ std::string dag_identity(const GenerateRequest& request) {
     if (is_tree(request.algorithm))
         return fmt::format("knomial {} root {}", request.algorithm == "binomial" ? 2 : request.k,
                            request.root);
+    if (request.algorithm == "pairwise" || request.algorithm == "scattered")
+        return request.algorithm;
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
     const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));

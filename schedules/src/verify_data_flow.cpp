@@ -81,6 +81,9 @@ class DataFlowProof {
     std::optional<Violation> run() {
         if (s_.shape.collective == Collective::allgather) {
             for (Rank r = 0; r < p_; ++r) writer(r, static_cast<std::uint32_t>(r)) = initially;
+        } else if (s_.shape.collective == Collective::alltoall) {  // rank s holds blocks s p + d
+            for (Rank r = 0; r < p_; ++r)
+                for (Rank d = 0; d < p_; ++d) writer(r, alltoall_block(r, d)) = initially;
         } else if (copies_only()) {  // bcast: the root starts with every segment
             for (std::uint32_t seg = 0; seg < pieces_; ++seg)
                 writer(s_.shape.root, seg) = initially;
@@ -103,10 +106,14 @@ class DataFlowProof {
     }
 
   private:
-    // Allgather and Bcast only move data (a piece is held or not); Allreduce and Reduce sum it.
+    // Allgather, Alltoall and Bcast only move data (a piece is held or not); Allreduce, Reduce
+    // and Reduce_scatter sum it.
     [[nodiscard]] bool copies_only() const {
-        return s_.shape.collective == Collective::allgather ||
-               s_.shape.collective == Collective::bcast;
+        return moves_blocks(s_.shape.collective) || s_.shape.collective == Collective::bcast;
+    }
+    [[nodiscard]] std::uint32_t alltoall_block(Rank from, Rank to) const {
+        return static_cast<std::uint32_t>(from) * static_cast<std::uint32_t>(p_) +
+               static_cast<std::uint32_t>(to);
     }
     TaskId& writer(Rank r, std::uint32_t piece) {
         return writer_[static_cast<std::size_t>(r) * pieces_ + piece];
@@ -120,7 +127,7 @@ class DataFlowProof {
                            s_.src[t]);
     }
     [[nodiscard]] std::string_view piece_word() const {
-        return s_.shape.collective == Collective::allgather ? "block" : "segment";
+        return moves_blocks(s_.shape.collective) ? "block" : "segment";
     }
 
     // Is every task in `writers` reachable backwards from `user` through tasks on `rank`?
@@ -319,8 +326,23 @@ class DataFlowProof {
         return std::nullopt;
     }
 
+    // Alltoall: rank d ends with block s p + d from every rank s.
+    std::optional<Violation> final_alltoall() {
+        for (Rank d = 0; d < p_; ++d)
+            for (Rank from = 0; from < p_; ++from)
+                if (writer(d, alltoall_block(from, d)) == nobody)
+                    return Violation{Violation::no_task,
+                                     fmt::format("incomplete alltoall: rank {} never receives "
+                                                 "the block of rank {} (block {})",
+                                                 d, from, alltoall_block(from, d))};
+        return std::nullopt;
+    }
+
     std::optional<Violation> final_state() {
+        if (s_.shape.collective == Collective::alltoall) return final_alltoall();
         const bool gather = copies_only();
+        // Reduce_scatter: rank r needs the full sum of its own segment r only.
+        const bool scatter = s_.shape.collective == Collective::reduce_scatter;
         Bitset all(p_);
         for (Rank q = 0; q < p_; ++q) all.set(static_cast<std::size_t>(q));
         for (Rank r = 0; r < p_; ++r)
@@ -334,15 +356,17 @@ class DataFlowProof {
                                         to_string(s_.shape.collective), r, piece_word(), piece)};
                     continue;
                 }
+                if (scatter && piece != static_cast<std::uint32_t>(r)) continue;
                 // Reduce: only the root must end with the sum.
                 if (s_.shape.collective == Collective::reduce && r != s_.shape.root) continue;
                 const Value value = partial(r, piece);
                 if (!value->contains(all))
-                    return Violation{Violation::no_task,
-                                     fmt::format("incomplete {}: rank {} ends with segment "
-                                                 "{} lacking the contributions of ranks {}",
-                                                 to_string(s_.shape.collective), r, piece,
-                                                 fmt::join(all.missing_from(*value, p_), ","))};
+                    return Violation{
+                        Violation::no_task,
+                        fmt::format("incomplete {}: rank {} ends with segment "
+                                    "{} lacking the contributions of ranks {}",
+                                    to_string(s_.shape.collective), r, piece,
+                                    fmt::join(all.missing_from(*value, p_), ","))};
             }
         return std::nullopt;
     }

@@ -90,7 +90,7 @@ std::optional<Violation> check_task(const Schedule& s, TaskId t) {
     }
     if (!s.has_payload()) return std::nullopt;
 
-    const bool gather = s.shape.collective == Collective::allgather;
+    const bool gather = moves_blocks(s.shape.collective);
     std::uint64_t carried = 0;
     for (std::uint32_t piece : s.payload.row(t)) {
         if (piece >= s.shape.pieces)

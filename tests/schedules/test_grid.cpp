@@ -37,29 +37,26 @@ void run_grid(Collective c, Rank first, Rank last) {
             for (int k : grid_radices(info, p)) {
                 // Uneven sizes on purpose: allreduce segments then differ by one byte.
                 const std::uint64_t bytes = c == Collective::allgather ? 3 : 7 * p + 5;
-                if (info.rooted != 0 && !builds(info, c)) {
-                    // Documented refusal: the rooted trees build Bcast and Reduce only, which
-                    // no other algorithm builds.
+                if (!builds(info, c)) {
+                    // Documented refusals: the rooted trees build Bcast and Reduce only, which no
+                    // other algorithm builds; bruck is an Allgather algorithm; pairwise and
+                    // scattered build Reduce_scatter and Alltoall and name what they run.
+                    const bool rooted = c == Collective::bcast || c == Collective::reduce ||
+                                        builds(info, Collective::bcast) ||
+                                        builds(info, Collective::reduce);
+                    const bool gather_only =
+                        info.collectives == collective_bit(Collective::allgather);
+                    const char* says = rooted        ? "does not build"
+                                       : gather_only ? "is an Allgather algorithm"
+                                                     : " only; for ";
                     CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
-                                         doctest::Contains("does not build"), InputError);
-                    continue;
-                }
-                if (info.rooted == 0 && (c == Collective::bcast || c == Collective::reduce)) {
-                    CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
-                                         doctest::Contains("does not build"), InputError);
+                                         doctest::Contains(says), InputError);
                     continue;
                 }
                 if (info.name == "k-ring" && p % k != 0) {
                     // Documented refusal: k-ring needs k | p.
                     CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
                                          doctest::Contains("k-ring needs k to divide p"),
-                                         InputError);
-                    continue;
-                }
-                if (c == Collective::allreduce && info.rooted == 0 && !info.has_allreduce) {
-                    // Documented refusal: bruck is an Allgather algorithm.
-                    CHECK_THROWS_WITH_AS(generate({c, std::string(info.name), k, p, bytes, true}),
-                                         doctest::Contains("is an Allgather algorithm"),
                                          InputError);
                     continue;
                 }

@@ -27,8 +27,7 @@ TEST_CASE("set_message_size: every task has the bytes of a direct generation at 
     for (const AlgorithmInfo& info : algorithms())
         for (const int k : info.valid_radices ? info.valid_radices(p) : std::vector<int>{0})
             for (Style style : all_styles)
-                for (Collective c : {Collective::allgather, Collective::allreduce,
-                                     Collective::bcast, Collective::reduce}) {
+                for (Collective c : all_collectives) {
                     if (!builds(info, c)) continue;
                     // 4096 = 12 x 341 + 4 (unequal segments); 12288 = 12 x 1024 (equal).
                     Schedule resized = generated(c, info, k, p, style, 12288);
@@ -36,7 +35,7 @@ TEST_CASE("set_message_size: every task has the bytes of a direct generation at 
                         set_message_size(resized, bytes);
                         const Schedule direct = generated(c, info, k, p, style, bytes);
                         INFO(fmt::format("{} k={} {} {} bytes", info.name, k, to_string(style),
-                                         c == Collective::allgather ? "allgather" : "allreduce",
+                                         to_string(c),
                                          bytes));
                         REQUIRE(resized.size() == direct.size());
                         CHECK(resized.shape.bytes == bytes);

@@ -46,8 +46,7 @@ TEST_CASE("task counts: hand-computed closed forms") {
 }
 
 TEST_CASE("task counts: equal to what generate() builds, every algorithm, style and k") {
-    for (Collective c :
-         {Collective::allgather, Collective::allreduce, Collective::bcast, Collective::reduce})
+    for (Collective c : all_collectives)
         for (Style style : all_styles)
             for (Rank p : {2, 3, 6, 8, 12, 30, 64, 100}) {
                 for (const AlgorithmInfo& info : algorithms()) {

@@ -9,8 +9,7 @@
 using namespace piccolo;
 
 TEST_CASE("write -> read -> write is byte-identical for every algorithm and collective") {
-    for (Collective c :
-         {Collective::allgather, Collective::allreduce, Collective::bcast, Collective::reduce})
+    for (Collective c : all_collectives)
         for (const AlgorithmInfo& info : algorithms()) {
             if (!builds(info, c)) continue;
             const Schedule s = generate({c, std::string(info.name), 3, 12, 1000, true});

@@ -30,18 +30,30 @@ GenerateRequest template_request(const Sweep& sweep, const SelectRequest& reques
 
 namespace {
 
+// "a, b or c": the algorithms that build the collective.
+std::string builders(Collective collective) {
+    std::vector<std::string_view> names;
+    for (const AlgorithmInfo& info : algorithms())
+        if (builds(info, collective)) names.push_back(info.name);
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == names.size() ? " or " : ", "), names[i]);
+    return out;
+}
+
 class Planner {
   public:
     explicit Planner(const SelectRequest& request) : request_(request) {
         sweep_.collectives = unique_collectives(request.collectives);
-        // Bcast and Reduce have generators, the proof and the executor, but no sweep, symmetry
-        // or tuning file yet: piccolo sim replays them one at a time.
+        // Bcast, Reduce, Reduce_scatter and Alltoall have generators, the proof and the
+        // executor, but no sweep, symmetry or tuning file yet: piccolo sim replays them one at
+        // a time.
         for (Collective c : sweep_.collectives)
-            if (c == Collective::bcast || c == Collective::reduce)
+            if (c != Collective::allgather && c != Collective::allreduce)
                 throw InputError(fmt::format(
                     "-c/--collective: select ranks allgather and allreduce; simulate {} with "
-                    "piccolo sim -c {} -a knomial or binomial",
-                    to_string(c), to_string(c)));
+                    "piccolo sim -c {} -a {}",
+                    to_string(c), to_string(c), builders(c)));
         sweep_.algorithms = swept_algorithms(request.algorithms);
         sweep_.sizes = swept_sizes(request.sizes);
         plan_scales();
@@ -147,8 +159,11 @@ class Planner {
                   std::unordered_map<std::string, std::size_t>& identities) {
         CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
         const AlgorithmInfo& info = *sweep_.algorithms[a].info;
-        if (sweep_.collectives[c] == Collective::allreduce && !info.has_allreduce) {
-            set.unavailable = fmt::format("{} runs Allgather only", info.name);
+        if (!builds(info, sweep_.collectives[c])) {
+            set.unavailable = info.collectives == collective_bit(Collective::allgather)
+                                  ? fmt::format("{} runs Allgather only", info.name)
+                                  : fmt::format("{} does not build {}", info.name,
+                                                to_string(sweep_.collectives[c]));
             return;
         }
         const std::vector<int> ks =

@@ -51,10 +51,12 @@ void add_gen_command(CLI::App& app) {
     auto options = std::make_shared<GenOptions>();
     CLI::App* gen = app.add_subcommand(
         "gen", "Generate a schedule (message-dependency DAG) and write it as XML");
-    gen->add_option("--collective,-c", options->collective, "allgather, allreduce, bcast or reduce")
+    gen->add_option("--collective,-c", options->collective,
+                    "allgather, allreduce, bcast, reduce, reduce_scatter or alltoall")
         ->capture_default_str();
     gen->add_option("--algorithm,-a", options->algorithm,
-                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial (piccolo algorithms)")
+                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered "
+                    "(piccolo algorithms)")
         ->required();
     gen->add_option("-k,--radix", options->k, "radix k (k-ring, rm, prm): 2 <= k <= p");
     add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();

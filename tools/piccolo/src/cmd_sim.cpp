@@ -24,6 +24,7 @@ namespace piccolo::cli {
 
 namespace {
 
+// What --bytes counts (MPICH's count argument of each collective).
 std::string_view bytes_meaning(Collective collective) {
     switch (collective) {
         case Collective::allgather:
@@ -33,6 +34,10 @@ std::string_view bytes_meaning(Collective collective) {
         case Collective::bcast:
         case Collective::reduce:
             break;
+        case Collective::reduce_scatter:
+            return "per-rank block";
+        case Collective::alltoall:
+            return "block per rank pair";
     }
     return "buffer size";
 }
@@ -263,7 +268,8 @@ void add_sim_command(CLI::App& app) {
     add_format_option(*sim, c->format, "table or json");
     sim->add_flag("--json", c->json, "the same as --format json");
     sim->add_option("--collective,-c", c->collective,
-                    "with --algorithm: allgather, allreduce, bcast or reduce")
+                    "with --algorithm: allgather, allreduce, bcast, reduce, reduce_scatter or "
+                    "alltoall")
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
     sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");

@@ -27,6 +27,11 @@ std::string proven(const CollectiveShape& shape) {
                 "data flow proven: race-free, no double counting, root {} ends "
                 "with the full sum",
                 shape.root);
+        case Collective::reduce_scatter:
+            return "data flow proven: race-free, no double counting, every rank ends with the "
+                   "full sum of its block";
+        case Collective::alltoall:
+            return "data flow proven: race-free, every rank ends with its block from every rank";
     }
     return "data flow proven: race-free, no double counting, every rank ends with the full sum";
 }

@@ -14,17 +14,24 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    std::string algorithm;    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, ...
+    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered
+    std::string algorithm;
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
-    std::uint64_t bytes = 0;  // per-rank contribution (allgather) or the whole buffer (others)
+    // per-rank contribution (allgather), the whole buffer (allreduce, bcast, reduce), per-rank
+    // block (reduce_scatter: the vector is p blocks), block per pair (alltoall)
+    std::uint64_t bytes = 0;
     bool payload = true;      // fill payload descriptors (the verifier needs them; the engine not)
     Style style = Style::mpi;
     Rank root = 0;  // bcast, reduce: 0 <= root < ranks (--root)
 };
 
-// Which rooted collectives an algorithm builds (AlgorithmInfo::rooted).
-inline constexpr unsigned rooted_bcast = 1, rooted_reduce = 2;
+// A set of collectives (AlgorithmInfo::collectives): bit 1 << c for each Collective c.
+constexpr unsigned collective_bit(Collective c) {
+    return 1U << static_cast<unsigned>(c);
+}
+inline constexpr unsigned allgather_allreduce =
+    collective_bit(Collective::allgather) | collective_bit(Collective::allreduce);
 
 struct AlgorithmInfo {
     std::string_view name;
@@ -35,17 +42,16 @@ struct AlgorithmInfo {
     std::vector<int> (*valid_radices)(Rank p) = nullptr;
     bool (*accepts_radix)(Rank p, int k) = nullptr;
     Schedule (*generate)(const GenerateRequest& request) = nullptr;
-    bool has_allreduce = true;  // false: an Allgather algorithm only (generate() refuses)
     // Whether `piccolo select` and the executor sweep it when no algorithm is named: false for
     // algorithms added after the default sweep's output was fixed (bruck), so that the default
     // candidates, and every file written from them, stay as they were.
     bool swept_by_default = true;
-    // 0: an Allgather/Allreduce algorithm; else the rooted collectives it builds (rooted_bcast,
-    // rooted_reduce), and then no Allgather or Allreduce.
-    unsigned rooted = 0;
+    // The collectives it builds (collective_bit per Collective); generate() refuses the others
+    // with one line naming the algorithms that build the collective asked for. builds() reads it.
+    unsigned collectives = allgather_allreduce;
 };
 
-// Does the algorithm build this collective?
+// Does the algorithm build this collective (AlgorithmInfo::collectives)?
 bool builds(const AlgorithmInfo& info, Collective collective);
 
 std::span<const AlgorithmInfo> algorithms();

@@ -21,7 +21,29 @@ using TaskId = std::uint32_t;  // dense index of a task inside its schedule
 
 // bcast and reduce are rooted (CollectiveShape::root): their `bytes` is the whole buffer (the
 // count of MPI_Bcast / MPI_Reduce), cut into segments as an Allreduce's vector.
-enum class Collective : std::uint8_t { allgather, allreduce, bcast, reduce };
+// reduce_scatter: MPI_Reduce_scatter_block (equal blocks); alltoall: MPI_Alltoall.
+enum class Collective : std::uint8_t { allgather, allreduce, bcast, reduce, reduce_scatter, alltoall };
+inline constexpr Collective all_collectives[] = {Collective::allgather,      Collective::allreduce,
+                                                 Collective::bcast,          Collective::reduce,
+                                                 Collective::reduce_scatter, Collective::alltoall};
+
+// Does the collective move blocks (allgather, alltoall) rather than segments of one buffer?
+constexpr bool moves_blocks(Collective c) {
+    return c == Collective::allgather || c == Collective::alltoall;
+}
+// Are the collective's pieces fixed by p (allgather, reduce_scatter, alltoall) rather than the
+// schedule's choice of segments (allreduce, bcast, reduce)?
+constexpr bool pieces_follow_ranks(Collective c) {
+    return c == Collective::allgather || c == Collective::reduce_scatter ||
+           c == Collective::alltoall;
+}
+// The pieces of a collective of p ranks whose pieces follow from p (pieces_follow_ranks): a
+// block per rank, a segment per rank (reduce_scatter), a block per (source, destination) pair
+// (alltoall, block s p + d goes from s to d).
+constexpr std::uint32_t pieces_of(Collective c, std::int32_t p) {
+    const auto n = static_cast<std::uint32_t>(p);
+    return c == Collective::alltoall ? n * n : n;
+}
 
 // A transfer moves bytes between two ranks; the others are local work on one rank.
 enum class TaskKind : std::uint8_t { transfer, reduce, permute, copy };
@@ -57,25 +79,29 @@ struct Csr {
 };
 
 // What one collective instance needs: the data it starts from and the result it must produce.
-// Allgather: `pieces` blocks of `bytes` each (block b starts on rank b). Allreduce: the
-// `bytes`-byte vector is cut into `pieces` segments whose sizes differ by at most one byte.
+// Allgather: `pieces` blocks of `bytes` each (block b starts on rank b). Allreduce (and the rooted
+// Bcast and Reduce): the `bytes`-byte vector is cut into `pieces` segments whose sizes differ by
+// at most one byte.
+// Reduce_scatter: p segments of `bytes` each (MPI_Reduce_scatter_block's recvcount: the vector is
+// p bytes long; rank r ends with the sum of segment r). Alltoall: p^2 blocks of `bytes` each
+// (MPI_Alltoall's sendcount: what each rank sends each rank).
 struct CollectiveShape {
     Collective collective = Collective::allgather;
     Rank ranks = 0;
-    std::uint64_t bytes = 0;   // per-rank contribution (allgather) or vector size (allreduce)
-    std::uint32_t pieces = 0;  // blocks (allgather, == ranks) or segments (the others)
+    std::uint64_t bytes = 0;   // per-rank contribution / block, or the whole buffer (see above)
+    std::uint32_t pieces = 0;  // blocks (allgather, alltoall), segments (the others)
     Rank root = 0;             // bcast, reduce: the rank that has (bcast) or gets (reduce) it all
 
     [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
     // The bytes of a message carrying these pieces (the sum of their piece_bytes).
     [[nodiscard]] std::uint64_t pieces_bytes(std::span<const std::uint32_t> list) const;
     [[nodiscard]] std::uint64_t total_buffer_bytes() const;  // PICCL's buffer_size
-    // Is every piece `bytes` long at every size (an Allgather's blocks, an Allreduce of one
-    // segment), so that every message is a whole number of `bytes` and resizing scales tasks of
+    // Is every piece `bytes` long at every size (the blocks and segments that follow from p, an
+    // Allreduce, Bcast or Reduce of one segment), so that every message is a whole number of `bytes` and resizing scales tasks of
     // one size together? An Allreduce cut into segments is not: at a size that is not a
     // multiple of `pieces`, its segments differ by a byte.
     [[nodiscard]] bool pieces_are_whole() const {
-        return collective == Collective::allgather || pieces == 1;
+        return pieces_follow_ranks(collective) || pieces == 1;
     }
 };
 
