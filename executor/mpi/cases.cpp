@@ -61,11 +61,10 @@ Row run_checked(const Context& context, const Schedule& schedule, const RunOptio
 
 namespace {
 
-// MPI_Bcast or MPI_Reduce of the whole buffer from or to --root, checked where the result lands.
-Row run_rooted_reference(const Context& context, Collective collective, std::uint64_t bytes,
-                         const RunOptions& options) {
-    const CollectiveShape shape{collective, context.size, bytes, 1U, options.root};
-    const bool bcast = collective == Collective::bcast;
+// The element type of a library reference call, agreed on by every rank; a size past what one
+// MPI call counts is refused.
+Element reference_element(const Context& context, const CollectiveShape& shape,
+                          std::uint64_t bytes, const RunOptions& options) {
     Element element = Element::u8;
     agree(context, [&] {
         element = choose_element(shape, options.element);
@@ -73,6 +72,15 @@ Row run_rooted_reference(const Context& context, Collective collective, std::uin
             throw InputError(
                 fmt::format("--sizes: {} bytes is more than one MPI call counts", bytes));
     });
+    return element;
+}
+
+// MPI_Bcast or MPI_Reduce of the whole buffer from or to --root, checked where the result lands.
+Row run_rooted_reference(const Context& context, Collective collective, std::uint64_t bytes,
+                         const RunOptions& options) {
+    const CollectiveShape shape{collective, context.size, bytes, 1U, options.root};
+    const bool bcast = collective == Collective::bcast;
+    const Element element = reference_element(context, shape, bytes, options);
     const Images images = make_images(shape, element, context.rank);
     const bool root = context.rank == options.root;
     std::vector<std::byte> result(images.expected.size());
@@ -117,13 +125,7 @@ Row run_reference(const Context& context, Collective collective, std::uint64_t b
                                 collective == Collective::allreduce
                                     ? 1U
                                     : pieces_of(collective, context.size)};
-    Element element = Element::u8;
-    agree(context, [&] {
-        element = choose_element(shape, options.element);
-        if (bytes > std::uint64_t{INT32_MAX})
-            throw InputError(
-                fmt::format("--sizes: {} bytes is more than one MPI call counts", bytes));
-    });
+    const Element element = reference_element(context, shape, bytes, options);
     const Images images = make_images(shape, element, context.rank);
     // Reduce_scatter: the rank's block of the summed vector is what it gets.
     const bool scatter = collective == Collective::reduce_scatter;

@@ -20,24 +20,6 @@ struct RawOptions {
     std::string type = "auto";
 };
 
-// "8,1KiB" and ranges "8-4MiB" (doubling).
-std::vector<std::uint64_t> parse_sizes(const std::vector<std::string>& items) {
-    std::vector<std::uint64_t> out;
-    for (const std::string& item : items) {
-        const std::size_t dash = item.find('-', 1);
-        if (dash == std::string::npos) {
-            out.push_back(parse_bytes(item, "--sizes"));
-            continue;
-        }
-        const std::uint64_t first = parse_bytes(item.substr(0, dash), "--sizes");
-        const std::uint64_t last = parse_bytes(item.substr(dash + 1), "--sizes");
-        if (last < first)
-            throw InputError(fmt::format("--sizes: '{}' is not a range a-b with a <= b", item));
-        for (std::uint64_t v = first; v <= last; v *= 2) out.push_back(v);
-    }
-    return out;
-}
-
 void finish(const RawOptions& raw, RunOptions& o) {
     for (const std::string& c : raw.collectives) {
         try {
@@ -74,7 +56,7 @@ void finish(const RawOptions& raw, RunOptions& o) {
             throw InputError(fmt::format("--style: {}", e.what()));
         }
     }
-    o.sizes = parse_sizes(raw.sizes);
+    if (!raw.sizes.empty()) o.sizes = parse_size_list(raw.sizes);
     if (o.sizes.empty() && o.schedule_file.empty()) o.sizes = {8};
     if (raw.type != "auto") o.element = parse_element(raw.type);
     if (o.check_only) o.timing = {0, 1, 1, 1.0, 0.0};

@@ -20,18 +20,12 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "random_times.hpp"
 
 using namespace piccolo;
+using piccolo::test::femtoseconds;
 
 namespace {
-
-// Whole femtoseconds (the engine's clock, sim/engine/README.md), so that the form holds to
-// rounding.
-double femtoseconds(std::mt19937_64& rng, double low, double high) {
-    std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
-                                                   static_cast<std::int64_t>(high * 1e15));
-    return static_cast<double>(fs(rng)) * 1e-15;
-}
 
 // One level: every pair of ranks is priced by one LogGP table.
 Machine one_level(const LogGP& x, Rank p, int device_radix, double lambda, double pi) {

@@ -3,7 +3,7 @@
 // R. Rabenseifner, W. Gropp, "Optimization of collective communication operations in MPICH",
 // IJHPCA 19(1), 2005): pairwise Reduce_scatter (p - 1) alpha + (p - 1)/p n beta + (p - 1)/p n gamma
 // with n = p m the vector, pairwise Alltoall (p - 1) alpha + (p - 1) m beta. In the LogGP contract
-// (sim/README.md) alpha and beta split into o_s, L, o_r, g and G:
+// (sim/engine/README.md) alpha and beta split into o_s, L, o_r, g and G:
 //
 //   a step whose next step waits for its receive (and, Reduce_scatter, the reduce of m bytes it
 //   feeds) costs S = o_s + W + max(L + o_r + c, g - o_s), with W = (m - 1) G and c = m gamma (0
@@ -22,17 +22,12 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "random_times.hpp"
 
 using namespace piccolo;
+using piccolo::test::femtoseconds;
 
 namespace {
-
-// Whole femtoseconds (the engine's clock, sim/README.md), so that the form holds to rounding.
-double femtoseconds(std::mt19937_64& rng, double low, double high) {
-    std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
-                                                   static_cast<std::int64_t>(high * 1e15));
-    return static_cast<double>(fs(rng)) * 1e-15;
-}
 
 Machine one_level(const LogGP& x, Rank p, int device_radix, double gamma) {
     Machine m;

@@ -1,6 +1,6 @@
 // Bcast and Reduce over k-nomial trees on a one-level LogGP machine, uncontended, against their
 // closed forms derived by hand here. A message of m bytes is delivered d = o_s + (m-1)G + L + o_r
-// after its send starts (sim/README.md, "--no-contention").
+// after its send starts (sim/engine/README.md, "--no-contention").
 //
 // Bcast (Thakur, Rabenseifner and Gropp, "Optimization of collective communication operations
 // in MPICH", IJHPCA 19(1), 2005: binomial broadcast ceil(lg p)(alpha + n beta)):
@@ -26,17 +26,12 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "random_times.hpp"
 
 using namespace piccolo;
+using piccolo::test::femtoseconds;
 
 namespace {
-
-// Whole femtoseconds (the engine's clock, sim/README.md), so that the forms hold to rounding.
-double femtoseconds(std::mt19937_64& rng, double low, double high) {
-    std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
-                                                   static_cast<std::int64_t>(high * 1e15));
-    return static_cast<double>(fs(rng)) * 1e-15;
-}
 
 Machine one_level(const LogGP& x, Rank p, int device_radix, double gamma) {
     Machine m;

@@ -9,23 +9,16 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "random_times.hpp"
 
 using namespace piccolo;
+using piccolo::test::femtoseconds;
 
 namespace {
 
 constexpr double tolerance = 1e-12;
 const std::vector<std::uint64_t> sizes{1, 1024, 64 * 1024, 4 * 1024 * 1024};
 const std::vector<Rank> ranks{4, 8, 9, 16, 27, 64, 81, 256};
-
-// The engine counts time in whole femtoseconds (sim/engine/README.md), so parameters are drawn on
-// that grid: times as whole femtoseconds, per-byte costs as whole femtoseconds per byte. The closed
-// forms then hold to the rounding of the double arithmetic that computes them.
-double femtoseconds(std::mt19937_64& rng, double low, double high) {
-    std::uniform_int_distribution<std::int64_t> fs(static_cast<std::int64_t>(low * 1e15),
-                                                   static_cast<std::int64_t>(high * 1e15));
-    return static_cast<double>(fs(rng)) * 1e-15;
-}
 
 LogGP random_parameters(std::mt19937_64& rng) {
     auto us = [&] { return femtoseconds(rng, 0.05e-6, 20e-6); };

@@ -1,7 +1,7 @@
 #pragma once
 // Rank 0's handout of a batch's jobs (no MPI): the next job for a rank that asks, in the batch's
 // order (largest first), passing over a job that does not fit the asking rank's free budget for
-// the next one that does, as BudgetedRunner (sim/src/select_memory.hpp) does for one process.
+// the next one that does, as BudgetedRunner (sim/select/src/select_memory.hpp) does for one process.
 
 #include <cstdint>
 #include <span>
