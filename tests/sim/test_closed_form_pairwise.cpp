@@ -22,22 +22,14 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "one_level_machine.hpp"
 #include "random_times.hpp"
 
 using namespace piccolo;
 using piccolo::test::femtoseconds;
+using piccolo::test::one_level;
 
 namespace {
-
-Machine one_level(const LogGP& x, Rank p, int device_radix, double gamma) {
-    Machine m;
-    m.name = "pairwise-closed-form";
-    m.device_radix = device_radix;
-    m.levels.push_back({"node", p, std::nullopt, LogGPTable({{0, x}})});
-    m.compute.reduce_per_byte = gamma;
-    validate_machine(m);
-    return m;
-}
 
 double closed_form(const LogGP& x, double steps, double m, double gamma) {
     const double w = (m - 1) * x.G, c = m * gamma;
@@ -70,7 +62,7 @@ TEST_CASE("reduce_scatter and alltoall, uncontended: the textbook closed forms, 
                     const double steps = scattered ? std::ceil(p / 32.0) : p - 1;
                     // The fan-out of a step: one message, or a whole batch.
                     const int fan_out = scattered ? std::min(p - 1, 32) : 1;
-                    const Machine machine = one_level(x, p, fan_out, gamma);
+                    const Machine machine = one_level("pairwise-closed-form", x, p, fan_out, gamma);
                     const RankLayout layout(machine, 1, p);
                     const Schedule s =
                         generate({kase.collective, kase.algorithm, 0, p, bytes, false, style});

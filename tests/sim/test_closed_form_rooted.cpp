@@ -26,22 +26,14 @@
 
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/schedules/generate.hpp"
+#include "one_level_machine.hpp"
 #include "random_times.hpp"
 
 using namespace piccolo;
 using piccolo::test::femtoseconds;
+using piccolo::test::one_level;
 
 namespace {
-
-Machine one_level(const LogGP& x, Rank p, int device_radix, double gamma) {
-    Machine m;
-    m.name = "rooted-closed-form";
-    m.device_radix = device_radix;
-    m.levels.push_back({"node", p, std::nullopt, LogGPTable({{0, x}})});
-    m.compute.reduce_per_byte = gamma;
-    validate_machine(m);
-    return m;
-}
 
 std::int64_t power(int k, int e) {
     std::int64_t v = 1;
@@ -143,7 +135,7 @@ TEST_CASE("knomial bcast, uncontended: the tree's closed form in every style, to
                 const auto m = static_cast<double>(bytes);
                 const double d = x.o_s + (m - 1) * x.G + x.L + x.o_r;
                 const double sent = x.o_s + (m - 1) * x.G;
-                const Machine machine = one_level(x, p, k - 1, draw_.gamma);
+                const Machine machine = one_level("rooted-closed-form", x, p, k - 1, draw_.gamma);
                 const RankLayout layout(machine, 1, p);
                 for (Style style : all_styles) {
                     const Schedule s =
@@ -179,7 +171,7 @@ TEST_CASE("knomial reduce, uncontended: the tree's closed form, to 1e-12") {
                 const LogGP& x = draw_.x;
                 const auto m = static_cast<double>(bytes);
                 const double d = x.o_s + (m - 1) * x.G + x.L + x.o_r;
-                const Machine machine = one_level(x, p, k - 1, draw_.gamma);
+                const Machine machine = one_level("rooted-closed-form", x, p, k - 1, draw_.gamma);
                 const RankLayout layout(machine, 1, p);
                 const Schedule s =
                     generate({Collective::reduce, "knomial", k, p, bytes, false, Style::mpi, 1});
@@ -204,7 +196,7 @@ TEST_CASE("binomial is the k-nomial tree with k = 2, Thakur et al.'s ceil(lg p) 
         const LogGP& x = draw_.x;
         const double m = 4096;
         const double d = x.o_s + (m - 1) * x.G + x.L + x.o_r;
-        const Machine machine = one_level(x, p, 1, draw_.gamma);
+        const Machine machine = one_level("rooted-closed-form", x, p, 1, draw_.gamma);
         const RankLayout layout(machine, 1, p);
         SimOptions off;
         off.contention = false;

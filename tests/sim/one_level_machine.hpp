@@ -1,0 +1,23 @@
+#pragma once
+// A one-level machine of p ranks for the closed-form tests: one LogGP row for every size, a
+// device radix and a reduction cost per byte.
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "piccolo/topologies/machine.hpp"
+
+namespace piccolo::test {
+
+inline Machine one_level(std::string name, const LogGP& x, Rank p, int device_radix,
+                         double gamma) {
+    Machine m;
+    m.name = std::move(name);
+    m.device_radix = device_radix;
+    m.levels.push_back({"node", p, std::nullopt, LogGPTable({{0, x}})});
+    m.compute.reduce_per_byte = gamma;
+    validate_machine(m);
+    return m;
+}
+
+}  // namespace piccolo::test
