@@ -2,7 +2,8 @@
 // The tokens of the streaming schedule reader over a window of text that slides forward: the
 // text is read in pieces as the tokens need them, and what lies before the current token is
 // dropped. Anything outside the XML subset it knows ends in NotStreamable (see
-// schedule_xml_stream.hpp): the DOM reader then reads the input and reports what is wrong.
+// schedule_xml_stream.hpp): the DOM reader then reads the input and reports what is wrong. A tag's
+// views point into the window until it next moves.
 
 #include <cstdint>
 #include <istream>
@@ -10,21 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "schedule_xml_rules.hpp"  // the tokens: XmlTag, NotStreamable
+
 namespace piccolo::detail {
-
-struct NotStreamable {};
-
-struct XmlAttribute {
-    std::string_view name, value;  // value as written, between the quotes
-};
-
-// A start tag; its views point into the window until it next moves.
-struct XmlTag {
-    std::string_view name;
-    std::vector<XmlAttribute> attributes;
-    bool empty = false;      // <name ... />
-    std::uint32_t line = 0;  // of its '<', 1-based
-};
 
 class XmlWindow {
   public:

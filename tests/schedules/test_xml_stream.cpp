@@ -27,6 +27,7 @@ void check_same(const LoadedSchedule& a, const LoadedSchedule& b) {
     CHECK(x.shape.ranks == y.shape.ranks);
     CHECK(x.shape.bytes == y.shape.bytes);
     CHECK(x.shape.pieces == y.shape.pieces);
+    CHECK(x.shape.root == y.shape.root);
     CHECK(x.algorithm == y.algorithm);
     CHECK(x.k == y.k);
     CHECK(x.style == y.style);
@@ -60,14 +61,16 @@ const std::string header = "<collective name=\"allgather\" nodes=\"2\" buffer_si
 }  // namespace
 
 TEST_CASE("streaming reader: takes every generated schedule and builds the DOM reader's IR") {
-    for (Collective c : {Collective::allgather, Collective::allreduce})
+    for (Collective c : all_collectives)
         for (Style style : all_styles)
             for (bool payload : {true, false})
                 for (const AlgorithmInfo& info : algorithms()) {
                     if (!builds(info, c)) continue;
                     CAPTURE(info.name);
+                    const bool rooted = c == Collective::bcast || c == Collective::reduce;
+                    const Rank root = rooted ? 5 : 0;
                     const std::string xml = schedule_to_xml(
-                        generate({c, std::string(info.name), 3, 12, 1000, payload, style}));
+                        generate({c, std::string(info.name), 3, 12, 1000, payload, style, root}));
                     std::string text = xml;
                     const std::optional<LoadedSchedule> streamed =
                         detail::stream_schedule_xml(text, "g.xml");
