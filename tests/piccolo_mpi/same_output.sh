@@ -3,9 +3,11 @@
 # --variant and --vary under 1, 2, 3 and 4 ranks of 1 and 2 threads each write byte for byte
 # what piccolo writes in one process; a rank killed after its first job (the runner's test hook
 # PICCOLO_MPI_TEST_KILL_RANK) ends the run non-zero, with no output file.
-# Usage: same_output.sh LIB PICCOLO PICCOLO_MPI LAUNCHER WORKDIR
+# Usage: same_output.sh LIB PICCOLO PICCOLO_MPI LAUNCHER WORKDIR [GRID]
+# GRID lists the ranks x threads to run, "1x1 1x2 2x1 2x2 3x1 3x2 4x1 4x2" unless given.
 set -euo pipefail
 lib=$1 piccolo=$2 piccolo_mpi=$3 launcher=$4 work=$5
+grid=${6:-"1x1 1x2 2x1 2x2 3x1 3x2 4x1 4x2"}
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
@@ -48,22 +50,21 @@ expected=$(cd single && ls | wc -l)
 [[ $expected == 9 ]] || { echo "piccolo wrote $expected files, not 9"; exit 1; }
 
 failed=0
-for ranks in 1 2 3 4; do
-    for threads in 1 2; do
-        dir=r${ranks}t${threads}
-        mkdir "$dir"
-        for run in "${runs[@]}"; do
-            # shellcheck disable=SC2046
-            launch "$ranks" "$piccolo_mpi" $($run "$dir") -j "$threads" >/dev/null
-        done
-        for file in single/*; do
-            if ! cmp -s "$file" "$dir/${file#single/}"; then
-                echo "FAIL: $ranks rank(s) x $threads thread(s): ${file#single/} differs from piccolo's"
-                failed=1
-            fi
-        done
-        echo "$ranks rank(s) x $threads thread(s): $(ls "$dir" | wc -l) files compared"
+for point in $grid; do
+    ranks=${point%x*} threads=${point#*x}
+    dir=r${ranks}t${threads}
+    mkdir "$dir"
+    for run in "${runs[@]}"; do
+        # shellcheck disable=SC2046
+        launch "$ranks" "$piccolo_mpi" $($run "$dir") -j "$threads" >/dev/null
     done
+    for file in single/*; do
+        if ! cmp -s "$file" "$dir/${file#single/}"; then
+            echo "FAIL: $ranks rank(s) x $threads thread(s): ${file#single/} differs from piccolo's"
+            failed=1
+        fi
+    done
+    echo "$ranks rank(s) x $threads thread(s): $(ls "$dir" | wc -l) files compared"
 done
 [[ $failed == 0 ]] || exit 1
 
