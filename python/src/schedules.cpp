@@ -67,12 +67,14 @@ PySchedule load_schedule(const std::filesystem::path& file) {
 }
 
 PySchedule generate_schedule(const std::string& collective, const std::string& algorithm, int k,
-                             const std::string& style, Rank p, std::uint64_t size, bool payload) {
+                             const std::string& style, Rank p, std::uint64_t size, bool payload,
+                             Rank root) {
     GenerateRequest request;
     request.collective = parse_collective(collective);
     request.algorithm = algorithm;
     request.k = k;
     request.ranks = p;
+    request.root = root;
     request.bytes = size;
     request.payload = payload;
     request.style = parse_style(style);
@@ -136,7 +138,12 @@ void bind_schedule_class(py::module_& m) {
         .def_property_readonly("ranks", [](const PySchedule& s) { return s.schedule.shape.ranks; })
         .def_property_readonly(
             "bytes", [](const PySchedule& s) { return s.schedule.shape.bytes; },
-            "per-rank contribution (allgather) or vector size (allreduce)")
+            "MPICH's count in bytes: the per-rank contribution (allgather), the buffer (allreduce, "
+            "bcast, reduce), the block each rank ends with (reduce_scatter) or sends to each rank "
+            "(alltoall)")
+        .def_property_readonly(
+            "root", [](const PySchedule& s) { return s.schedule.shape.root; },
+            "the rank a bcast starts from or a reduce ends on; 0 for the other collectives")
         .def_property_readonly("pieces",
                                [](const PySchedule& s) { return s.schedule.shape.pieces; })
         .def_property_readonly("style",
@@ -180,6 +187,10 @@ py::list algorithm_list() {
         d["name"] = std::string(a.name);
         d["summary"] = std::string(a.summary);
         d["has_radix"] = a.has_radix;
+        py::list collectives;
+        for (Collective c : all_collectives)
+            if (builds(a, c)) collectives.append(std::string(to_string(c)));
+        d["collectives"] = std::move(collectives);
         out.append(std::move(d));
     }
     return out;
@@ -190,7 +201,7 @@ py::list algorithm_list() {
 void bind_schedules(py::module_& m) {
     bind_schedule_class(m);
     m.attr("TASK_KINDS") = py::make_tuple("transfer", "reduce", "permute", "copy");
-    m.def("algorithms", &algorithm_list, "the generators: name, summary, has_radix");
+    m.def("algorithms", &algorithm_list, "the generators: name, summary, has_radix, collectives (those it builds)");
     m.def(
         "valid_radices",
         [](const std::string& algorithm, Rank p) {
@@ -200,12 +211,13 @@ void bind_schedules(py::module_& m) {
         py::arg("algorithm"), py::arg("p"), "the k an algorithm accepts for p ranks ([] if none)");
     m.def("generate", &generate_schedule, py::arg("collective"), py::arg("algorithm"),
           py::arg("k") = 0, py::arg("style") = "mpi", py::kw_only(), py::arg("p"), py::arg("size"),
-          py::arg("payload") = true,
-          "generate a schedule, as `piccolo gen`: collective 'allgather' or 'allreduce', an "
-          "algorithm of piccolo.algorithms(), radix k (0 without one), style 'mpi', 'nccl' or "
-          "'pipelined', p ranks, size bytes (per-rank contribution or vector size). "
-          "payload=False leaves out the block lists (the engine needs none; verify() then "
-          "checks the structure only).");
+          py::arg("payload") = true, py::arg("root") = 0,
+          "generate a schedule, as `piccolo gen`: collective 'allgather', 'allreduce', 'bcast', "
+          "'reduce', 'reduce_scatter' or 'alltoall', an algorithm of piccolo.algorithms() that "
+          "builds it, radix k (0 without one), style 'mpi', 'nccl' or 'pipelined', p ranks, size "
+          "bytes (MPICH's count, as Schedule.bytes says), root the rank a bcast starts from or a "
+          "reduce ends on (--root). payload=False leaves out the block lists (the engine needs "
+          "none; verify() then checks the structure only).");
     m.def("load_schedule", &load_schedule, py::arg("file"),
           "read a schedule XML file (piccolo's or PICCL's format) and check its structure");
 }

@@ -70,3 +70,29 @@ def test_bad_generate_raises_the_gen_message():
     with pytest.raises(piccolo.InputError) as e:
         piccolo.generate("allgather", "bogus", p=8, size=8)
     assert str(e.value) == cli_error("gen", "-a", "bogus", "-p", "8", "--bytes", "8")
+
+
+def test_rooted_schedules_take_a_root_as_gen_does(tmp_path):
+    s = piccolo.generate("bcast", "knomial", k=3, p=7, size=700, root=5)
+    assert (s.collective, s.algorithm, s.k, s.ranks, s.bytes, s.root) == (
+        "bcast", "knomial", 3, 7, 700, 5)
+    cli = tmp_path / "cli.xml"
+    run_cli("gen", "-c", "bcast", "-a", "knomial", "-k", "3", "-p", "7", "--bytes", "700",
+            "--root", "5", "-o", str(cli))
+    assert cli.read_text() == s.to_xml()
+    assert piccolo.load_schedule(str(cli)).root == 5
+    # A binomial Bcast from the root: p - 1 transfers, the root never receives, every other
+    # rank receives exactly once.
+    b = piccolo.generate("bcast", "binomial", p=6, size=8, root=2)
+    transfers = b.kind == piccolo.TASK_KINDS.index("transfer")
+    assert transfers.sum() == 5
+    assert sorted(b.dst[transfers].tolist()) == [0, 1, 3, 4, 5]
+    assert s.verify()["data_flow_checked"] is True
+    assert piccolo.generate("allgather", "ring", p=4, size=8).root == 0
+    with pytest.raises(piccolo.InputError) as e:
+        piccolo.generate("reduce", "binomial", p=4, size=8, root=4)
+    assert str(e.value) == cli_error("gen", "-c", "reduce", "-a", "binomial", "-p", "4",
+                                     "--bytes", "8", "--root", "4")
+    by_name = {a["name"]: a["collectives"] for a in piccolo.algorithms()}
+    assert by_name["knomial"] == ["bcast", "reduce"]
+    assert by_name["ring"] == ["allgather", "allreduce", "reduce_scatter"]
