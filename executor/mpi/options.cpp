@@ -40,9 +40,6 @@ void finish(const RawOptions& raw, RunOptions& o) {
             throw InputError("--library-only times the library's collectives: drop --no-reference");
         if (!o.schedule_file.empty() || !raw.algorithms.empty() || !raw.radices.empty())
             throw InputError("--library-only runs no schedule: drop --schedule, -a and -k");
-    } else if (o.algorithms.empty()) {
-        for (const AlgorithmInfo& info : algorithms())
-            if (info.swept_by_default) o.algorithms.emplace_back(info.name);
     }
     for (int k : raw.radices)
         if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
@@ -79,8 +76,9 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
                    "allgather, allreduce)")
         ->delimiter(',');
     app.add_option("-a,--algorithm", raw.algorithms,
-                   "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial (default: the first "
-                   "six)")
+                   "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered "
+                   "(default: per collective, those that build it; for Allgather and Allreduce "
+                   "the first six)")
         ->delimiter(',');
     app.add_option("-k,--radix", raw.radices, "radices to run (default every valid k)")
         ->delimiter(',');

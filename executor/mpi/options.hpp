@@ -16,7 +16,7 @@ namespace piccolo::exec {
 struct RunOptions {
     std::string schedule_file;  // empty: generate
     std::vector<Collective> collectives;
-    std::vector<std::string> algorithms;
+    std::vector<std::string> algorithms;  // empty: per collective, those that build it (sweep.cpp)
     std::vector<int> radices;  // empty: every valid k
     std::vector<Style> styles;
     std::vector<std::uint64_t> sizes;  // empty with a file: the file's size

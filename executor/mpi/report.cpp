@@ -36,8 +36,8 @@ void write_csv(std::ostream& out, const RunHeader& h, const std::vector<Row>& ro
                h.host, h.date, h.mpi_library);
     fmt::print(out, "# ranks: {}\n# nodes: {}\n# ranks_per_node: {}\n", h.ranks, h.nodes,
                h.ranks_per_node);
-    fmt::print(out, "# ranks_per_host: {}\n# cores_per_host: {}\n# command: {}\n", h.ranks_per_host,
-               h.cores_per_host, h.command_line);
+    fmt::print(out, "# ranks_per_host: {}\n# cores_per_host: {}\n# root: {}\n# command: {}\n",
+               h.ranks_per_host, h.cores_per_host, h.root, h.command_line);
     out << "collective,algorithm,k,style,bytes,type,median_s,ci_low_s,ci_high_s,runs,staged_bytes,"
            "dropped_waits\n";
     for (const Row& r : rows)
@@ -56,6 +56,7 @@ void write_json(std::ostream& out, const RunHeader& h, const std::vector<Row>& r
                        {"ranks_per_node", h.ranks_per_node},
                        {"ranks_per_host", h.ranks_per_host},
                        {"cores_per_host", h.cores_per_host},
+                       {"root", h.root},
                        {"command", h.command_line}};
     nlohmann::json list = nlohmann::json::array();
     for (const Row& r : rows)

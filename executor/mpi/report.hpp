@@ -22,6 +22,7 @@ struct RunHeader {
     int ranks_per_host = 0;
     int cores_per_host = 0;
     std::string command_line;
+    int root = 0;  // Bcast, Reduce: the rank their rows were measured from or to (--root)
 };
 
 struct Row {

@@ -51,6 +51,7 @@ RunHeader describe(const Context& c, const RunOptions& o, RunHeader h) {
     h.host = name;
     h.date = profiler::utc_now();
     h.command_line = o.command_line;
+    h.root = o.root;
     return h;
 }
 
@@ -62,6 +63,19 @@ std::vector<int> radices_for(const AlgorithmInfo& info, const RunOptions& o, Ran
         if (o.radices.empty() ||
             std::find(o.radices.begin(), o.radices.end(), k) != o.radices.end())
             out.push_back(k);
+    return out;
+}
+
+// -a, or by default the algorithms that build the collective: for Allgather and Allreduce those
+// `piccolo select` sweeps by default (bruck only when asked), for the others every one.
+std::vector<std::string> algorithms_for(const RunOptions& o, Collective collective) {
+    if (!o.algorithms.empty()) return o.algorithms;
+    const bool selected_by_default =
+        collective == Collective::allgather || collective == Collective::allreduce;
+    std::vector<std::string> out;
+    for (const AlgorithmInfo& info : algorithms())
+        if (builds(info, collective) && (info.swept_by_default || !selected_by_default))
+            out.emplace_back(info.name);
     return out;
 }
 
@@ -81,7 +95,7 @@ void run_generated(const Context& c, const RunOptions& o, const Backend& b, Swee
     for (Collective collective : o.collectives)
         for (std::uint64_t bytes : o.sizes) {
             if (o.reference) sweep.rows.push_back(b.run_reference(collective, bytes));
-            for (const std::string& name : o.algorithms) {
+            for (const std::string& name : algorithms_for(o, collective)) {
                 const AlgorithmInfo& info = find_algorithm(name);
                 for (int k : radices_for(info, o, c.size))
                     for (Style style : o.styles) {

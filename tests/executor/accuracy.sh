@@ -42,4 +42,14 @@ if [[ $noisy -eq 1 && $(nproc) -lt $p ]]; then
     grep -q '^# noisy: yes$' "accuracy$p.csv" || fail "$p ranks on $(nproc) cores not flagged noisy"
     grep -q 'NOISY: .*oversubscribed' "accuracy$p.txt" || fail "the table does not say why it is noisy"
 fi
-echo "ok: accuracy report on $p ranks"
+# Bcast and Reduce from the last rank: the measurement names its root, and accuracy scores both
+# collectives (that it predicts from that root: tests/sim/test_accuracy.cpp, by hand).
+root=$((p - 1))
+timeout 50 "${launcher[@]}" -n "$p" "$runner" -c bcast,reduce --root "$root" -s 8,4KiB --warmup 1 \
+    --min-runs 5 --max-runs 20 --budget 0.2 --csv "rooted$p.csv" -q || exit 1
+grep -q "^# root: $root\$" "rooted$p.csv" || fail "the rooted measurement does not state its root"
+"$piccolo" accuracy --measured "rooted$p.csv" -m "$profile" --csv "rooted-accuracy$p.csv" \
+    >/dev/null || exit 1
+scored=$(grep -v '^#\|^collective,' "rooted-accuracy$p.csv" | cut -d, -f1 | sort | uniq -c | xargs)
+[[ $scored == "2 bcast 2 reduce" ]] || fail "rooted rows scored: '$scored' (2 bcast 2 reduce expected)"
+echo "ok: accuracy report on $p ranks, Bcast and Reduce from root $root"

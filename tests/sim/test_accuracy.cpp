@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "piccolo/core/error.hpp"
 #include "piccolo/studies/accuracy.hpp"
+#include "piccolo/topologies/machine.hpp"
 
 using namespace piccolo;
 
@@ -168,4 +170,49 @@ TEST_CASE("a time that jumps against the same candidate at other sizes is flagge
     doubled.candidates[1].median_s = doubled.candidates[1].ci_low_s = 19e-6;
     doubled.candidates[1].ci_high_s = 19e-6;
     CHECK(score_accuracy(doubled, std::vector<double>{1e-6, 2e-6}).noise.empty());
+}
+
+TEST_CASE("rooted collectives are predicted from the root the measurement names") {
+    const Measurement m = read_measurement(data_dir + "accuracy_rooted.csv");
+    CHECK(m.root == 1);
+    REQUIRE(m.candidates.size() == 4);
+    // Two nodes of two ranks: free inside a node, 1 us of latency between nodes, nothing else.
+    Machine machine;
+    machine.name = "two nodes, latency only";
+    machine.levels.push_back({"node", 2, std::nullopt, LogGPTable({{0, LogGP{}}})});
+    machine.levels.push_back(
+        {"system", 2, std::nullopt, LogGPTable({{0, LogGP{1e-6, 0, 0, 0, 0}}})});
+    validate_machine(machine);
+    // Ranks 0, 1 share node 0; 2, 3 node 1. Binomial Bcast from rank 1 (relative rank
+    // r' = r - 1 mod 4): 1 -> 3 (r' 2) at 1 us, then 3 -> 0 (r' 3) at 2 us; 1 -> 2 (r' 1) at
+    // 1 us: 2 us. From rank 0 it is 1 us: 0 -> 2 between the nodes, then 0 -> 1 and 2 -> 3
+    // inside them. The 3-nomial tree from rank 1 has every other rank as the root's child
+    // (r' 3 at distance 3, r' 1 and 2 at distance 1), sent at once at no cost: 1 us. The
+    // Reduce trees are the same trees backwards: binomial 2 -> 1 and 0 -> 3 at 1 us, 3 -> 1
+    // at 2 us; 3-nomial 1 us.
+    const std::vector<double> predicted = predict_candidates(m, machine);
+    REQUIRE(predicted.size() == 4);
+    CHECK(predicted[0] == doctest::Approx(2e-6).epsilon(1e-12));
+    CHECK(predicted[1] == doctest::Approx(1e-6).epsilon(1e-12));
+    CHECK(predicted[2] == doctest::Approx(2e-6).epsilon(1e-12));
+    CHECK(predicted[3] == doctest::Approx(1e-6).epsilon(1e-12));
+    Measurement from_zero = m;
+    from_zero.root = 0;
+    CHECK(predict_candidates(from_zero, machine)[0] == doctest::Approx(1e-6).epsilon(1e-12));
+    // Scored per collective, in the order of piccolo's collectives: bcast, then reduce.
+    const AccuracyReport r = score_accuracy(m, predicted);
+    REQUIRE(r.sizes.size() == 2);
+    CHECK(r.sizes[0].collective == Collective::bcast);
+    CHECK(r.sizes[1].collective == Collective::reduce);
+    REQUIRE(r.geomean_by_collective.size() == 2);
+    CHECK(r.sizes[0].captured == 1);  // knomial measured and predicted best
+    CHECK(r.sizes[1].captured == doctest::Approx(4.0 / 5.0).epsilon(1e-15));  // binomial best
+}
+
+TEST_CASE("a measurement's root outside its ranks is refused in one line") {
+    const std::string text =
+        "# ranks: 4\n# root: 4\ncollective,algorithm,k,style,bytes,median_s,ci_low_s,ci_high_s,"
+        "runs\nbcast,binomial,0,mpi,8,1e-6,1e-6,1e-6,10\n";
+    CHECK_THROWS_WITH_AS(parse_measurement(text, "m.csv"),
+                         "m.csv: root: rank 4 is not one of the 4 ranks (use 0..3)", InputError);
 }

@@ -2,6 +2,7 @@
 // library, date), the profile, and whether the timings are noisy.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -48,15 +49,18 @@ const MeasuredRow& row_of(const AccuracyReport& r, const SizeScore& s, std::size
 std::string accuracy_table(const AccuracyReport& r) {
     std::string out = fmt::format("# piccolo accuracy: {}\n", detail::run_summary(r));
     for (const std::string& reason : r.noise) out += fmt::format("# NOISY: {}\n", reason);
-    out += fmt::format("{:<10} {:>9} {:>5} {:<22} {:>11} {:<22} {:>11} {:>8} {:>8}\n", "collective",
-                       "size", "cands", "measured best", "time", "predicted best", "its time",
-                       "captured", "spearman");
+    // The first column as wide as its longest name ("reduce_scatter"), at least "collective".
+    std::size_t width = 10;
+    for (const SizeScore& s : r.sizes) width = std::max(width, to_string(s.collective).size());
+    out += fmt::format("{:<{}} {:>9} {:>5} {:<22} {:>11} {:<22} {:>11} {:>8} {:>8}\n",
+                       "collective", width, "size", "cands", "measured best", "time",
+                       "predicted best", "its time", "captured", "spearman");
     for (const SizeScore& s : r.sizes) {
         const CandidateScore& best = s.candidates[s.measured_best];
         const CandidateScore& chosen = s.candidates[s.predicted_best];
         out += fmt::format(
-            "{:<10} {:>9} {:>5} {:<22} {:>11} {:<22} {:>11} {:>8} {:>8}{}\n",
-            to_string(s.collective), detail::size_label(s.bytes), s.candidates.size(),
+            "{:<{}} {:>9} {:>5} {:<22} {:>11} {:<22} {:>11} {:>8} {:>8}{}\n",
+            to_string(s.collective), width, detail::size_label(s.bytes), s.candidates.size(),
             candidate_label(row_of(r, s, s.measured_best)), detail::time_label(best.measured_s),
             candidate_label(row_of(r, s, s.predicted_best)), detail::time_label(chosen.measured_s),
             ratio_text(s.captured), ratio_text(s.spearman), s.within_noise ? " (within CI)" : "");

@@ -84,7 +84,8 @@ MeasuredRow parse_row(const RowFields& f) {
     try {
         r.collective = parse_collective(get(f, "collective").text);
     } catch (const InputError& e) {
-        get(f, "collective").fail("not allgather or allreduce");
+        get(f, "collective").fail(
+            "not allgather, allreduce, bcast, reduce, reduce_scatter or alltoall");
     }
     r.style = excerpt(get(f, "style").text, 60);
     r.algorithm = excerpt(get(f, "algorithm").text, 60);  // library rows: any name, echoed
@@ -125,6 +126,7 @@ void set_header(Measurement& m, std::string_view key, const Field& value) {
     if (key == "ranks_per_node") m.ranks_per_node = static_cast<int>(value.integer(0, kMaxRanks));
     if (key == "ranks_per_host") m.ranks_per_host = static_cast<int>(value.integer(0, kMaxRanks));
     if (key == "cores_per_host") m.cores_per_host = static_cast<int>(value.integer(0, 1 << 24));
+    if (key == "root") m.root = static_cast<int>(value.integer(0, kMaxRanks));
 }
 
 void add_row(Measurement& m, MeasuredRow row, std::string_view origin) {
@@ -232,6 +234,9 @@ Measurement parse_measurement(std::string_view text, std::string_view origin) {
         throw InputError(fmt::format(
             "{}: ranks: missing; the file needs piccolo-run-mpi's header (# ranks: P)", origin));
     if (m.nodes == 0) m.nodes = 1;
+    if (m.root >= m.ranks)
+        throw InputError(fmt::format("{}: root: rank {} is not one of the {} ranks (use 0..{})",
+                                     origin, m.root, m.ranks, m.ranks - 1));
     if (m.ranks_per_node == 0 && m.nodes == 1) m.ranks_per_node = m.ranks;
     if (m.candidates.empty())
         throw InputError(fmt::format(

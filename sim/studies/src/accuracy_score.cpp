@@ -147,8 +147,8 @@ std::vector<double> predict_candidates(const Measurement& m, const Machine& mach
     std::vector<double> out;
     out.reserve(m.candidates.size());
     for (const MeasuredRow& r : m.candidates) {
-        GenerateRequest request{r.collective, r.algorithm,         r.k, m.ranks, r.bytes,
-                                false,        parse_style(r.style)};
+        GenerateRequest request{r.collective, r.algorithm,         r.k,    m.ranks, r.bytes,
+                                false,        parse_style(r.style), m.root};
         try {
             out.push_back(simulate(generate(request), machine, layout).makespan);
         } catch (const InputError& e) {
@@ -163,7 +163,7 @@ AccuracyReport score_accuracy(Measurement m, std::span<const double> predicted) 
     if (predicted.size() != m.candidates.size())
         throw InputError(
             fmt::format("{} predictions for {} candidates", predicted.size(), m.candidates.size()));
-    for (const Collective collective : {Collective::allgather, Collective::allreduce}) {
+    for (const Collective collective : all_collectives) {
         std::vector<std::uint64_t> sizes;
         for (const MeasuredRow& row : m.candidates)
             if (row.collective == collective) sizes.push_back(row.bytes);

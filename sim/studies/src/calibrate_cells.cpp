@@ -24,8 +24,8 @@ CalibrationCells::CalibrationCells(const Measurement& m) : m_(m) {
     for (std::size_t row = 0; row < m.candidates.size(); ++row) {
         const MeasuredRow& r = m.candidates[row];
         try {
-            Schedule schedule = generate(
-                {r.collective, r.algorithm, r.k, m.ranks, r.bytes, false, parse_style(r.style)});
+            Schedule schedule = generate({r.collective, r.algorithm, r.k, m.ranks, r.bytes, false,
+                                          parse_style(r.style), m.root});
             // Everything the engine reads, sizes included: equal hashes replay alike.
             const TimingHash hash = timing_hash(schedule, true);
             const auto [at, added] = by_hash.try_emplace({hash.first, hash.second}, dags_.size());

@@ -39,6 +39,7 @@ struct Measurement {
     int ranks_per_node = 0;  // 0: nodes of unequal size
     int ranks_per_host = 0;  // 0: unknown (older files)
     int cores_per_host = 0;  // 0: unknown
+    int root = 0;            // Bcast, Reduce: the root their rows were measured with
     std::vector<MeasuredRow> candidates;
     std::vector<MeasuredRow> library;
 };
