@@ -32,6 +32,11 @@ ALGORITHM_STYLE = {  # colour, marker
     "rm": ("#1f77b4", "^"),
     "prd": ("#bcbd22", "D"),
     "prm": ("#2ca02c", "P"),
+    "bruck": ("#17becf", "X"),
+    "knomial": ("#ff7f0e", "<"),
+    "binomial": ("#000000", ">"),
+    "pairwise": ("#9467bd", "h"),
+    "scattered": ("#e377c2", "*"),
 }
 
 
@@ -112,6 +117,7 @@ def read_rows(path):
                     "k": a.get("k"), "time": a["time_s"],
                     "speedup": base / a["time_s"] if base else math.nan,
                     "best": a["algorithm"] == best, "machine": doc.get("machine", "?"),
+                    "baseline": s["baseline"]["algorithm"] if s.get("baseline") else "",
                     "meaning": doc["size_meaning"].get(s["collective"], "")})
         return rows
     rows = []
@@ -127,7 +133,8 @@ def read_rows(path):
             "ranks": int(r["ranks"]), "bytes": int(r["size_bytes"]), "algorithm": r["algorithm"],
             "k": int(r["k"]) if r["k"] else None, "time": float(r["time_s"]),
             "speedup": float(r["speedup_vs_baseline"]), "best": r["best"] == "1",
-            "machine": r["machine"], "meaning": r["size_meaning"]})
+            "machine": r["machine"], "meaning": r["size_meaning"],
+            "baseline": r.get("baseline", "")})
     return rows
 
 
@@ -218,7 +225,12 @@ def main():
             ax.set_title(f"{coll}, {nodes} node{'s' if nodes != 1 else ''} x {ppn} = {ranks} ranks",
                          fontsize=9)
             if j == 0:
-                ax.set_ylabel("speedup over best of ring, rd", fontsize=8)
+                # Each collective's baseline (piccolo select: ring and rd; binomial; pairwise).
+                baseline = next((r["baseline"] for r in rows
+                                 if r["collective"] == coll and r.get("baseline")), "")
+                ax.set_ylabel("speedup over best of ring, rd"
+                              if coll in ("allgather", "allreduce") or not baseline
+                              else f"speedup over {baseline}", fontsize=8)
             meaning = next(r["meaning"] for r in rows if r["collective"] == coll)
             ax.set_xlabel(f"message size ({meaning})", fontsize=8)
             ax.xaxis.set_tick_params(labelbottom=True)

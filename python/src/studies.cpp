@@ -32,11 +32,7 @@ struct SweepArgs {
 
 // Everything of the request but the machine and the scales, checked as the CLI checks it.
 void fill_sweep(const SweepArgs& a, SelectRequest& r) {
-    if (a.collectives) {
-        r.collectives.clear();
-        for (const std::string& name : *a.collectives)
-            r.collectives.push_back(parse_collective(name));
-    }
+    if (a.collectives) r.collectives = parse_select_collectives(*a.collectives);  // "all" too
     r.algorithms = a.algorithms;
     r.radices = a.radices;
     if (a.sizes) r.sizes = *a.sizes;
@@ -212,7 +208,8 @@ std::vector<Machine> varied_machines(const std::string& spec, const py::handle& 
 }
 
 constexpr const char* sweep_doc =
-    " Keywords as the CLI's options: collectives (default both), algorithms (default all), "
+    " Keywords as the CLI's options: collectives (default allgather and allreduce; 'all' for "
+    "every one), algorithms (default all), "
     "radices (default every valid k), sizes in bytes (default 8 B..64 MiB), nodes (default "
     "1..64), ppn (default devices per node), style (default the machine's, else 'mpi'), "
     "contention, threads (default every core), simulate_all. Ctrl-C cancels the sweep "

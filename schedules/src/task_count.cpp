@@ -210,6 +210,7 @@ TaskCounts count_scattered(const GenerateRequest& r) {
         if (r.style != Style::pipelined) c.dependency_ids += p * partners * 2 * previous;
         previous = partners;
     }
+    c.shared_dependency_ids = c.dependency_ids;  // a batch's sends share one list
     return c;
 }
 

@@ -70,15 +70,16 @@ piccolo: warning: $data/negative-latency.csv:4: column L: L - o_s - o_r = 4e-06 
 END
 same "warnings of the PICCL import" expected-warn.txt warn.txt
 
-# select -v lists the costliest jobs (here all three distinct DAGs: rm with k = 2 is rd's), each
-# with its thread time split and its counts; the times vary, the rest does not.
+# select -v lists the costliest jobs (here all three distinct DAGs: rm with k = 2 is rd's, and the
+# job is the baseline's, named rd, whatever the order of -a), each with its thread time split and
+# its counts; the times vary, the rest does not.
 "$piccolo" select --nodes 2 -c allgather -a rm -k 2,4 -s 8,1KiB -v 2> verbose.txt > /dev/null
 grep '^piccolo: sweep: allgather ' verbose.txt |
     sed -E 's/: [0-9.]+ s \(generating [0-9.]+, bounding [0-9.]+, simulating [0-9.]+; thread time\)/: T/' |
     LC_ALL=C sort > jobs.txt
 cat > expected-jobs.txt <<END
+piccolo: sweep: allgather rd at p = 8: T, 2 simulations, 0 left out by lower bounds, 0 stopped
 piccolo: sweep: allgather ring at p = 8: T, 2 simulations, 0 left out by lower bounds, 0 stopped
-piccolo: sweep: allgather rm k = 2 at p = 8: T, 2 simulations, 0 left out by lower bounds, 0 stopped
 piccolo: sweep: allgather rm k = 4 at p = 8: T, 2 simulations, 0 left out by lower bounds, 0 stopped
 END
 same "select -v: the costliest jobs" expected-jobs.txt jobs.txt

@@ -68,6 +68,16 @@ TEST_CASE("task counts: equal to what generate() builds, every algorithm, style 
                         CHECK(counts.pieces == s.shape.pieces);
                         CHECK(counts.dependency_ids >=
                               s.deps.items.size() + s.sent_deps.items.size());
+                        CHECK(counts.shared_dependency_ids <= counts.dependency_ids);
+                        if (counts.shared_dependency_ids > 0) {
+                            // Shared whole (scattered): a rank's sends of one batch of 32 are
+                            // consecutive tasks with equal lists, so there are at most as many
+                            // lists as ranks times batches.
+                            std::size_t lists = 1;
+                            for (TaskId t = 1; t < s.size(); ++t)
+                                lists += s.same_dependencies(t, t - 1) ? 0 : 1;
+                            CHECK(lists <= static_cast<std::size_t>(p) * ((p + 31) / 32));
+                        }
                     }
                 }
             }

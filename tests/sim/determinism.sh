@@ -2,7 +2,8 @@
 # piccolo select runs its sweep on a tbb::task_arena of --threads threads; its outputs must be
 # byte-identical whatever the thread count: 1, 2, 3 (more threads than this test's 2 cores) and
 # the default (every core). Every selection output is compared (table, CSV, JSON, YAML and the
-# tuning files), and piccolo sim --json run twice.
+# tuning files), the same for -c all (every collective; table, CSV, JSON and YAML, the formats
+# that carry Bcast, Reduce, Reduce_scatter and Alltoall), and piccolo sim --json run twice.
 #   determinism.sh PICCOLO WORKDIR
 set -uo pipefail
 piccolo=$1 work=$2
@@ -38,6 +39,27 @@ for threads in 1 2 3; do
     for f in "${outputs[@]}"; do
         cmp "default/$f" "t$threads/$f"
         check $? "select --threads $threads: $f differs from the default run"
+    done
+done
+all_outputs=(table.txt sel.csv sel.json sel.yaml)
+select_all_into() {  # select_all_into DIR [--threads N]
+    local dir=$1
+    shift
+    mkdir -p "$dir" &&
+        "$piccolo" select -c all --nodes 1,8,32 --sizes 8-4MiB "$@" -o "$dir/table.txt" \
+            --emit csv -o "$dir/sel.csv" --emit json -o "$dir/sel.json" --emit yaml \
+            -o "$dir/sel.yaml" 2> "$dir/stderr.txt"
+}
+select_all_into all-default
+check $? "select -c all (default threads) failed: $(cat all-default/stderr.txt)"
+grep -q "^alltoall on " all-default/table.txt
+check $? "select -c all: no alltoall table"
+for threads in 1 2 3; do
+    select_all_into "all-t$threads" --threads "$threads"
+    check $? "select -c all --threads $threads failed: $(cat "all-t$threads/stderr.txt")"
+    for f in "${all_outputs[@]}"; do
+        cmp "all-default/$f" "all-t$threads/$f"
+        check $? "select -c all --threads $threads: $f differs from the default run"
     done
 done
 sim() { "$piccolo" sim -c allreduce -a prm -k 4 --nodes 8 --bytes 1MiB --json; }

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "piccolo/schedules/schedule.hpp"  // Rank
 #include "piccolo/topologies/machine.hpp"
 
 namespace piccolo::test {

@@ -250,7 +250,9 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     CHECK(message(r) == "--sizes: message sizes must be at least 1 byte (got 0)");
     r = base;
     r.collectives = {};
-    CHECK(message(r) == "--collective: empty list (use allgather, allreduce or both)");
+    CHECK(message(r) ==
+          "--collective: empty list (use allgather, allreduce, bcast, reduce, reduce_scatter, "
+          "alltoall or all)");
     r = base;
     r.scales = {{1, 1}};
     CHECK(message(r) ==

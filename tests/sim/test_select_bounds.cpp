@@ -16,9 +16,12 @@ using namespace piccolo;
 namespace {
 
 SelectResult sweep(const Machine& machine, std::vector<Scale> scales, Style style, bool contention,
-                   std::uint64_t bound_min_tasks) {
+                   std::uint64_t bound_min_tasks,
+                   std::vector<Collective> collectives = {Collective::allgather,
+                                                          Collective::allreduce}) {
     SelectRequest r;
     r.machine = machine;
+    r.collectives = std::move(collectives);
     r.scales = std::move(scales);
     r.sizes = {8, 1000, 24 * 1024, 1 << 20, 3 << 20};
     r.style = style;
@@ -94,5 +97,36 @@ TEST_CASE("select: lower bounds change no choice, no runner-up and no reported t
     // and simulations stopped once past what matters are among those compared above.
     MESSAGE(left_out << " of " << runs << " simulations left out, " << stopped << " stopped");
     CHECK(left_out * 10 > runs);
+    CHECK(stopped > 0);
+}
+
+TEST_CASE("select: the same holds for bcast, reduce, reduce_scatter and alltoall") {
+    // The bound holds for any schedule the engine replays (docs/bounds.md): the trees,
+    // pairwise, scattered and the ring family's Reduce_scatter are bounded like the others here.
+    const std::vector<Collective> newer{Collective::bcast, Collective::reduce,
+                                        Collective::reduce_scatter, Collective::alltoall};
+    const Machine delta = load_preset("delta");
+    const Machine laptop = load_preset("laptop-mpi");
+    std::uint64_t left_out = 0, runs = 0, stopped = 0;
+    for (bool contention : {true, false})
+        for (Style style : all_styles) {
+            INFO("style " << to_string(style) << ", contention " << contention);
+            const std::vector<Scale> delta_scales{{8, 1}, {6, 4}, {16, 4}};
+            const SelectResult bounded = sweep(delta, delta_scales, style, contention, 20, newer);
+            check_same(bounded, sweep(delta, delta_scales, style, contention, 0, newer));
+            const SelectResult bounded_cpu =
+                sweep(laptop, {{1, 6}, {1, 8}}, style, contention, 10, newer);
+            check_same(bounded_cpu, sweep(laptop, {{1, 6}, {1, 8}}, style, contention, 0, newer));
+            for (const SelectResult* r : {&bounded, &bounded_cpu}) {
+                left_out += r->stats.bounded;
+                runs += r->stats.simulations + r->stats.bounded;
+                stopped += r->stats.stopped;
+            }
+        }
+    // Their times are chains of latencies, which the bounds' servers' part does not reach on
+    // these small machines (the chain is computed only where the servers' part is half the
+    // threshold): when written, none of 7560 was left out by a bound and 1738 were stopped once
+    // past what matters, the same argument (docs/bounds.md), compared above.
+    MESSAGE(left_out << " of " << runs << " simulations left out, " << stopped << " stopped");
     CHECK(stopped > 0);
 }

@@ -84,6 +84,16 @@ TEST_CASE("bad inputs: one line naming the option") {
     check_error({"select", "--threads", "0"}, "--threads: must be >= 1 (got 0)");
     check_error({"select", "--ppn", "0"}, "--ppn: must be >= 1 (got 0)");
     check_error({"select", "--collective", "allscatter"}, "unknown collective 'allscatter'");
+    check_error({"select", "-c", "bcastt"},
+                "-c/--collective: unknown collective 'bcastt' (expected allgather, allreduce, "
+                "bcast, reduce, reduce_scatter, alltoall or all)");
+    check_error({"select", "-a", "pairwise", "-c", "bcast"},
+                "-a/--algorithms: pairwise builds none of the collectives asked for (bcast); it "
+                "builds reduce_scatter, alltoall; for bcast use knomial, binomial");
+    check_error({"select", "-c", "allgather,bcast", "--emit", "mpich-json", "-o", "x.json"},
+                "--emit mpich-json with -c bcast: mpich-json writes allgather and allreduce "
+                "only; leave bcast out of -c, or write the selection with --format table, csv, "
+                "json or yaml");
     check_error({"select", "--machine", "no-such-machine"}, "no-such-machine");
     check_error({"select", "--format", "xml"}, "--format: unknown output kind 'xml'");
     check_error({"select", "--format", "mpich-json"}, "--format: 'mpich-json' is not one of");
@@ -100,6 +110,23 @@ TEST_CASE("bad inputs: one line naming the option") {
                 "--size: 3000 B is not one of the swept sizes");
     check_error({"select", "--mpich-base", "/no/such/file.json", "--emit", "mpich-json", "-o", "x"},
                 "/no/such/file.json: cannot open for reading");
+}
+
+TEST_CASE("-c all: the six collectives, in every format that carries them") {
+    const fs::path json = scratch("all-collectives.json"), csv = scratch("all-collectives.csv");
+    for (const fs::path& f : {json, csv}) fs::remove(f);
+    CHECK(run({"select", "-c", "all", "--nodes", "1", "--sizes", "8", "-f", "json", "-o",
+               json.string(), "--emit", "csv", "-o", csv.string(), "--quiet"}) == "");
+    const auto tree = nlohmann::json::parse(read(json));
+    REQUIRE(tree["selections"].size() == 6);  // 6 collectives x 1 scale x 1 size
+    std::vector<std::string> collectives;
+    for (const auto& point : tree["selections"])
+        collectives.push_back(point["collective"].get<std::string>());
+    CHECK(collectives == std::vector<std::string>{"allgather", "allreduce", "bcast", "reduce",
+                                                  "reduce_scatter", "alltoall"});
+    CHECK(tree["selections"][2]["root"] == 0);
+    CHECK(tree["size_meaning"]["alltoall"] == "block each rank sends each rank");
+    CHECK(read(csv).find("\nalltoall,8,block each rank sends each rank,") != std::string::npos);
 }
 
 TEST_CASE("--emit KIND -o FILE pairs; a lone -o takes the --format output") {

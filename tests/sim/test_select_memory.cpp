@@ -95,6 +95,15 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
         // An all-to-all: every transfer waits in the engine's queues at once.
         {Collective::allgather, "rm", 2048, 2048, Style::nccl},
         {Collective::allgather, "prm", 1024, 2048, Style::mpi},
+        // The collectives swept with -c all, all in full (no quotient): a tree of p - 1
+        // transfers, where the per-rank part weighs most; pairwise and scattered rounds of p and
+        // of 32 p transfers.
+        {Collective::bcast, "knomial", 4, 16384, Style::mpi},
+        {Collective::reduce, "binomial", 0, 16384, Style::nccl},
+        {Collective::reduce_scatter, "pairwise", 0, 512, Style::mpi},
+        {Collective::reduce_scatter, "k-ring", 8, 512, Style::nccl},
+        {Collective::alltoall, "pairwise", 0, 1024, Style::nccl},
+        {Collective::alltoall, "scattered", 0, 1024, Style::mpi},
     };
     for (const Case& c : cases) {
         const GenerateRequest request{
@@ -103,7 +112,7 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
             c.k,
             c.p,
             std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(c.p)),
-            c.collective == Collective::allreduce,
+            !pieces_follow_ranks(c.collective),  // the selector's payload (select_plan.hpp)
             c.style};
         const std::uint64_t estimate = detail::estimate_job_bytes(
             count_tasks(request), request.ranks, machine.sharing == Sharing::fair);

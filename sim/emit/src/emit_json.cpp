@@ -58,7 +58,8 @@ Json result_tree(const SelectResult& result) {
     root["size_meaning"] = std::move(meaning);
     root["size_unit"] = "bytes";
     root["time_unit"] = "seconds";
-    root["baseline"] = "the faster of ring and rd; speedup = baseline time / best time";
+    root["baseline"] =
+        detail::baseline_phrase(result.collectives) + "; speedup = baseline time / best time";
     root["runner_up"] =
         "the fastest candidate of another algorithm with a different schedule; margin = (its "
         "time - best time) / best time";

@@ -252,6 +252,7 @@ Json base_tree(const EmitOptions& options, const mpich::Version& version) {
 }  // namespace
 
 Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) {
+    check_tuned_collectives(EmitKind::mpich_json, result.collectives);
     const mpich::Version& version =
         mpich::version(options.mpich_version.empty() ? mpich::versions().back().name
                                                      : std::string_view(options.mpich_version));

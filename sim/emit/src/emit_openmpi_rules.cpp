@@ -207,6 +207,7 @@ void remark_kept(Collective collective, const Losses& losses, std::vector<std::s
 }  // namespace
 
 Emitted emit_openmpi_rules(const SelectResult& result) {
+    check_tuned_collectives(EmitKind::openmpi_rules, result.collectives);
     Emitted out;
     std::string body;
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {

@@ -39,8 +39,9 @@ std::uint64_t chosen_bytes(const std::vector<std::uint64_t>& sizes, const EmitOp
 
 }  // namespace
 
-void check_emit(EmitKind kind, std::size_t scales, const std::vector<std::uint64_t>& sizes,
-                const EmitOptions& options) {
+void check_emit(EmitKind kind, std::span<const Collective> collectives, std::size_t scales,
+                const std::vector<std::uint64_t>& sizes, const EmitOptions& options) {
+    check_tuned_collectives(kind, collectives);
     if (kind == EmitKind::mpich_json && !options.mpich_version.empty())
         mpich::version(options.mpich_version);  // throws for a series piccolo does not know
     if (kind != EmitKind::piccl_env) return;
@@ -60,7 +61,8 @@ void check_emit(EmitKind kind, std::size_t scales, const std::vector<std::uint64
 }
 
 Emitted emit_piccl_env(const SelectResult& result, const EmitOptions& options) {
-    check_emit(EmitKind::piccl_env, result.scales.size(), result.sizes, options);
+    check_emit(EmitKind::piccl_env, result.collectives, result.scales.size(), result.sizes,
+               options);
     const std::uint64_t bytes = chosen_bytes(result.sizes, options);
     const std::size_t z = static_cast<std::size_t>(
         std::find(result.sizes.begin(), result.sizes.end(), bytes) - result.sizes.begin());

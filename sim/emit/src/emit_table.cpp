@@ -132,10 +132,18 @@ std::string emit_table(const SelectResult& result) {
     for (std::size_t c = 0; c < result.collectives.size(); ++c)
         for (std::size_t s = 0; s < result.scales.size(); ++s)
             emit_one(out, result, c, s, any_same_schedule);
-    out +=
-        "speedup = time of the baseline (the faster of ring and rd, named under 'over') / "
+    out += fmt::format(
+        "speedup = time of the baseline ({}, named under 'over') / "
         "time of the best; margin = how much slower the runner-up (the fastest candidate of "
-        "another algorithm with a different schedule) is.\n";
+        "another algorithm with a different schedule) is.\n",
+        detail::baseline_phrase(result.collectives));
+    const auto rooted = [](Collective c) {
+        return c == Collective::bcast || c == Collective::reduce;
+    };
+    if (std::any_of(result.collectives.begin(), result.collectives.end(), rooted))
+        out += fmt::format(
+            "bcast and reduce are selected at root {} (MPICH's tuning keys have no root).\n",
+            select_root);
     if (any_same_schedule)
         out +=
             "k columns: the best k of each algorithm; where several k give the same schedule "

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <array>
+#include <string_view>
+#include <vector>
 #include <utility>
 
 #include "piccolo/core/error.hpp"
@@ -40,6 +42,23 @@ std::string_view to_string(EmitKind kind) {
     for (const auto& [known, name] : kinds)
         if (known == kind) return name;
     return "?";
+}
+
+void check_tuned_collectives(EmitKind kind, std::span<const Collective> collectives) {
+    if (kind != EmitKind::mpich_json && kind != EmitKind::openmpi_rules &&
+        kind != EmitKind::piccl_env)
+        return;
+    std::vector<std::string_view> others;
+    for (Collective c : collectives)
+        if (c != Collective::allgather && c != Collective::allreduce)
+            others.push_back(to_string(c));
+    if (others.empty()) return;
+    // Rules for the other collectives are not written yet: a file without them would be taken
+    // for a complete one, so the emitter refuses instead of leaving their rows out.
+    throw InputError(fmt::format(
+        "--emit {} with -c {}: {} writes allgather and allreduce only; leave {} out of -c, or "
+        "write the selection with --format table, csv, json or yaml",
+        to_string(kind), fmt::join(others, ","), to_string(kind), fmt::join(others, ",")));
 }
 
 Emitted emit(EmitKind kind, const SelectResult& result, const EmitOptions& options) {

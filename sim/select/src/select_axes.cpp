@@ -11,26 +11,69 @@ namespace piccolo::detail {
 
 std::vector<Collective> unique_collectives(const std::vector<Collective>& requested) {
     if (requested.empty())
-        throw InputError("--collective: empty list (use allgather, allreduce or both)");
+        throw InputError(
+            "--collective: empty list (use allgather, allreduce, bcast, reduce, reduce_scatter, "
+            "alltoall or all)");
     std::vector<Collective> out;
     for (Collective c : requested)
         if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
     return out;
 }
 
-std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& requested) {
+namespace {
+
+// "knomial, binomial": the algorithms that build the collective.
+std::string builders(Collective collective) {
+    std::vector<std::string_view> names;
+    for (const AlgorithmInfo& info : algorithms())
+        if (builds(info, collective)) names.push_back(info.name);
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// A named algorithm must build at least one requested collective: else nothing of it could run.
+void check_builds_some(const AlgorithmInfo& info, const std::vector<Collective>& collectives) {
+    if (std::any_of(collectives.begin(), collectives.end(),
+                    [&](Collective c) { return builds(info, c); }))
+        return;
+    std::vector<std::string_view> runs, asked, use;
+    for (Collective c : all_collectives)
+        if (builds(info, c)) runs.push_back(to_string(c));
+    for (Collective c : collectives) asked.push_back(to_string(c));
+    std::string others;
+    for (Collective c : collectives)
+        others += fmt::format("; for {} use {}", to_string(c), builders(c));
+    throw InputError(fmt::format(
+        "-a/--algorithms: {} builds none of the collectives asked for ({}); it builds {}{}",
+        info.name, fmt::join(asked, ", "), fmt::join(runs, ", "), others));
+}
+
+}  // namespace
+
+std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& requested,
+                                             const std::vector<Collective>& collectives) {
+    unsigned asked = 0;
+    for (Collective c : collectives) asked |= collective_bit(c);
     std::vector<SweptAlgorithm> out;
-    auto add = [&](std::string_view name, bool reported) {
+    auto add = [&](std::string_view name, unsigned reported) {
         const AlgorithmInfo& info = find_algorithm(name);  // throws on unknown names
-        const bool seen = std::any_of(out.begin(), out.end(),
-                                      [&](const SweptAlgorithm& a) { return a.info == &info; });
-        if (!seen) out.push_back({&info, reported});
+        const auto seen = std::find_if(out.begin(), out.end(),
+                                       [&](const SweptAlgorithm& a) { return a.info == &info; });
+        if (seen == out.end())
+            out.push_back({&info, reported});
+        else
+            seen->reported |= reported;
+        return &info;
     };
     if (requested.empty())
-        for (const AlgorithmInfo& info : algorithms())
-            if (info.swept_by_default) add(info.name, true);
-    for (const std::string& name : requested) add(name, true);
-    for (const char* name : baseline_algorithms) add(name, false);
+        for (const AlgorithmInfo& info : algorithms()) {
+            unsigned reported = 0;
+            for (Collective c : collectives)
+                if (default_candidate(info, c)) reported |= collective_bit(c);
+            if (reported != 0) add(info.name, reported);
+        }
+    for (const std::string& name : requested) check_builds_some(*add(name, asked), collectives);
+    for (Collective c : collectives)
+        for (const char* name : baseline_algorithms_of(c)) add(name, 0);
     return out;
 }
 
@@ -69,7 +112,7 @@ void check_radices(const std::vector<int>& requested, const Sweep& sweep) {
                             k, largest));
     }
     for (const SweptAlgorithm& a : sweep.algorithms) {
-        if (!a.reported || !a.info->has_radix) continue;
+        if (a.reported == 0 || !a.info->has_radix) continue;
         bool any = false;
         for (Rank p : sweep.ranks) any = any || !radices_for(*a.info, p, requested).empty();
         if (!any)

@@ -25,11 +25,11 @@ bool different_schedules(const Timed& a, const Timed& b) {
 }
 
 // The entry the ranking would choose among `entries`, or null.
-const Timed* choose(const Sweep& sweep, const std::vector<Timed>& entries) {
+const Timed* choose(const Sweep& sweep, Collective collective, const std::vector<Timed>& entries) {
     std::vector<TimedCandidate> plain;
     plain.reserve(entries.size());
     for (const Timed& e : entries) plain.push_back(e.entry);
-    const TimedCandidate* chosen = choose_preferred(sweep, plain);
+    const TimedCandidate* chosen = choose_preferred(sweep, collective, plain);
     return chosen ? &entries[static_cast<std::size_t>(chosen - plain.data())] : nullptr;
 }
 
@@ -40,15 +40,17 @@ const Timed* choose(const Sweep& sweep, const std::vector<Timed>& entries) {
 // algorithm and schedule: the runner-up takes at most that, so a candidate whose bound is above
 // it (beyond the tolerance) is neither the runner-up nor tied with it. Infinity when there is
 // no such candidate.
-double runner_up_limit(const Sweep& sweep, const std::vector<Timed>& entries) {
+double runner_up_limit(const Sweep& sweep, Collective collective,
+                       const std::vector<Timed>& entries) {
     std::vector<Timed> bests;
     for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
         std::vector<Timed> of_algorithm;
         for (const Timed& e : entries)
             if (e.entry.algorithm == a) of_algorithm.push_back(e);
-        if (const Timed* chosen = choose(sweep, of_algorithm)) bests.push_back(*chosen);
+        if (const Timed* chosen = choose(sweep, collective, of_algorithm))
+            bests.push_back(*chosen);
     }
-    const Timed* best = choose(sweep, bests);
+    const Timed* best = choose(sweep, collective, bests);
     double limit = std::numeric_limits<double>::infinity();
     if (!best) return limit;
     for (const Timed& e : entries)
@@ -69,12 +71,12 @@ std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingH
             for (std::size_t z = 0; z < sweep.sizes.size(); ++z) {
                 std::vector<Timed> entries;
                 for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
-                    if (!sweep.algorithms[a].reported) continue;
+                    if (!sweep.algorithms[a].reported_at(sweep.collectives[c])) continue;
                     for (const Candidate& cand : sweep.sets[sweep.set_index(c, p, a)].candidates)
                         if (const double t = sweep.time(cand.schedule, scale, z); !std::isnan(t))
                             entries.push_back({{a, &cand, t}, hashes[cand.schedule]});
                 }
-                thresholds.push_back(runner_up_limit(sweep, entries) *
+                thresholds.push_back(runner_up_limit(sweep, sweep.collectives[c], entries) *
                                      (1 + 3 * equal_time_tolerance));
             }
         }

@@ -2,6 +2,10 @@
 // (sim/select/include/piccolo/select/select.hpp).
 #include <algorithm>
 
+#include "piccolo/core/error.hpp"
+#include "piccolo/core/text.hpp"
+
+#include "piccolo/schedules/generate.hpp"
 #include "piccolo/select/select.hpp"
 
 namespace piccolo {
@@ -39,7 +43,62 @@ double PointSelection::margin() const {
 }
 
 std::string_view size_meaning(Collective collective) {
-    return collective == Collective::allgather ? "per-rank contribution" : "vector size";
+    switch (collective) {
+        case Collective::allgather:
+            return "per-rank contribution";
+        case Collective::allreduce:
+            return "vector size";
+        case Collective::bcast:
+        case Collective::reduce:
+            return "buffer size at root 0";  // select_root
+        case Collective::reduce_scatter:
+            return "block each rank ends with";
+        case Collective::alltoall:
+            return "block each rank sends each rank";
+    }
+    return "?";
+}
+
+std::span<const char* const> baseline_algorithms_of(Collective collective) {
+    static constexpr const char* tree[] = {"binomial"};
+    static constexpr const char* pairwise[] = {"pairwise"};
+    switch (collective) {
+        case Collective::allgather:
+        case Collective::allreduce:
+            return baseline_algorithms;
+        case Collective::bcast:
+        case Collective::reduce:
+            return tree;
+        case Collective::reduce_scatter:
+        case Collective::alltoall:
+            return pairwise;
+    }
+    return baseline_algorithms;
+}
+
+std::vector<Collective> parse_select_collectives(const std::vector<std::string>& names) {
+    std::vector<Collective> out;
+    for (const std::string& name : names) {
+        if (name.empty()) continue;
+        if (name == "all") {
+            out.insert(out.end(), std::begin(all_collectives), std::end(all_collectives));
+            continue;
+        }
+        const auto known = std::find_if(std::begin(all_collectives), std::end(all_collectives),
+                                        [&](Collective c) { return to_string(c) == name; });
+        if (known == std::end(all_collectives))
+            throw InputError(
+                "-c/--collective: unknown collective '" + excerpt(name) +
+                "' (expected allgather, allreduce, bcast, reduce, reduce_scatter, alltoall or all)");
+        out.push_back(*known);
+    }
+    return out;
+}
+
+bool default_candidate(const AlgorithmInfo& info, Collective collective) {
+    if (!builds(info, collective)) return false;
+    const bool older = collective == Collective::allgather || collective == Collective::allreduce;
+    return !older || info.swept_by_default;
 }
 
 }  // namespace piccolo

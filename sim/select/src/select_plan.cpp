@@ -23,38 +23,19 @@ GenerateRequest template_request(const Sweep& sweep, const SelectRequest& reques
     g.ranks = sweep.ranks[p];
     // Any size works for a template; an Allreduce needs at least one byte per segment.
     g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(g.ranks));
-    g.payload = resize_by_payload(g.collective);  // Allgather resizes without payload
+    g.payload = resize_by_payload(g.collective);  // blocks of `bytes` resize without payload
     g.style = request.style;
+    g.root = select_root;
     return g;
 }
 
 namespace {
 
-// "a, b or c": the algorithms that build the collective.
-std::string builders(Collective collective) {
-    std::vector<std::string_view> names;
-    for (const AlgorithmInfo& info : algorithms())
-        if (builds(info, collective)) names.push_back(info.name);
-    std::string out;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == names.size() ? " or " : ", "), names[i]);
-    return out;
-}
-
 class Planner {
   public:
     explicit Planner(const SelectRequest& request) : request_(request) {
         sweep_.collectives = unique_collectives(request.collectives);
-        // Bcast, Reduce, Reduce_scatter and Alltoall have generators, the proof and the
-        // executor, but no sweep, symmetry or tuning file yet: piccolo sim replays them one at
-        // a time.
-        for (Collective c : sweep_.collectives)
-            if (c != Collective::allgather && c != Collective::allreduce)
-                throw InputError(fmt::format(
-                    "-c/--collective: select ranks allgather and allreduce; simulate {} with "
-                    "piccolo sim -c {} -a {}",
-                    to_string(c), to_string(c), builders(c)));
-        sweep_.algorithms = swept_algorithms(request.algorithms);
+        sweep_.algorithms = swept_algorithms(request.algorithms, sweep_.collectives);
         sweep_.sizes = swept_sizes(request.sizes);
         plan_scales();
         check_radices(request.radices, sweep_);
@@ -131,7 +112,8 @@ class Planner {
         }
         unit.full_too = uneven && indexable;
         unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
-                       representatives == 0 && !is_baseline(sweep_.algorithms[a].info->name);
+                       representatives == 0 &&
+                       !is_baseline(sweep_.collectives[c], sweep_.algorithms[a].info->name);
         unit.stage = unit.bounded ? 2 : 0;
         if (uneven && !indexable) note_uneven(c, ranks);
         const bool fair = request_.contention && request_.machine.sharing == Sharing::fair;
@@ -159,11 +141,16 @@ class Planner {
                   std::unordered_map<std::string, std::size_t>& identities) {
         CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
         const AlgorithmInfo& info = *sweep_.algorithms[a].info;
-        if (!builds(info, sweep_.collectives[c])) {
+        const Collective collective = sweep_.collectives[c];
+        // Neither reported here nor this collective's baseline (ring, a baseline of Allgather,
+        // in a sweep of Reduce_scatter too): nothing reads its times.
+        if (!sweep_.algorithms[a].reported_at(collective) && !is_baseline(collective, info.name))
+            return;
+        if (!builds(info, collective)) {
             set.unavailable = info.collectives == collective_bit(Collective::allgather)
                                   ? fmt::format("{} runs Allgather only", info.name)
                                   : fmt::format("{} does not build {}", info.name,
-                                                to_string(sweep_.collectives[c]));
+                                                to_string(collective));
             return;
         }
         const std::vector<int> ks =
@@ -194,6 +181,16 @@ class Planner {
                     plan_.engine_choices.push_back(engine_choice(
                         g, sweep_.algorithms[a].info->has_radix, counts.tasks(), symmetry));
                 plan_.units.push_back(make_unit(c, p, a, k, counts, std::move(symmetry)));
+            } else if (is_baseline(collective, info.name)) {
+                // The baseline always runs and owns its DAG, also where an earlier algorithm's
+                // candidate planned it (knomial with k = 2 is binomial's tree, and knomial comes
+                // first): the other algorithm's k then times only that one k, as rm's k = 2 is
+                // rd's DAG, and its bounded k are scouted (docs/bounds.md).
+                Unit& unit = plan_.units[at->second];
+                unit.algorithm = a;
+                unit.k = k;
+                unit.bounded = false;
+                unit.stage = 0;
             }
             set.candidates.push_back({k, at->second});
             ++plan_.candidates;

@@ -32,15 +32,17 @@ SweepPlan plan_sweep(const SelectRequest& request);
 GenerateRequest template_request(const Sweep& sweep, const SelectRequest& request, std::size_t c,
                                  std::size_t p, std::size_t a, int k);
 
-// Does a schedule cut into `pieces` run at `bytes`? set_message_size() cuts an Allreduce vector
-// into pieces of at least one byte.
+// Does a schedule cut into `pieces` run at `bytes`? set_message_size() cuts an Allreduce, Bcast
+// or Reduce buffer into segments of at least one byte; blocks (Allgather, Alltoall) and
+// Reduce_scatter's segments are `bytes` each at every size.
 inline bool runs_at(std::uint32_t pieces, Collective c, std::uint64_t bytes) {
-    return c != Collective::allreduce || bytes >= pieces;
+    return pieces_follow_ranks(c) || bytes >= pieces;
 }
 
-// An Allreduce is resized by its payload (its segments), an Allgather without it.
+// A buffer cut into segments (Allreduce, Bcast, Reduce) is resized by its payload, pieces of
+// `bytes` each (Allgather, Reduce_scatter, Alltoall) without it.
 inline bool resize_by_payload(Collective c) {
-    return c == Collective::allreduce;
+    return !pieces_follow_ranks(c);
 }
 
 }  // namespace piccolo::detail

@@ -30,10 +30,13 @@ class Ranking {
         std::vector<std::size_t> reported;  // index into Sweep::algorithms
         std::vector<Entry> baselines;
         for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
+            const bool shown = sweep_.algorithms[a].reported_at(point.collective);
+            const bool base = is_baseline(point.collective, sweep_.algorithms[a].info->name);
+            if (!shown && !base) continue;  // not planned at this collective
             Entry best;
             AlgorithmOutcome o = outcome(a, best);
-            if (o.available && is_baseline(o.algorithm)) baselines.push_back(best);
-            if (!sweep_.algorithms[a].reported) continue;
+            if (o.available && base) baselines.push_back(best);
+            if (!shown) continue;
             if (o.available) bests.push_back(best);
             reported.push_back(a);
             point.algorithms.push_back(std::move(o));
@@ -61,7 +64,7 @@ class Ranking {
         return sweep_.time(cand.schedule, scale_, size_);
     }
     const Entry* choose(const std::vector<Entry>& entries) const {
-        return choose_preferred(sweep_, entries);
+        return choose_preferred(sweep_, sweep_.collectives[c_], entries);
     }
 
     // Could a candidate left out still be, or tie with, the simulated best of its algorithm (its
@@ -151,12 +154,12 @@ class Ranking {
 
 }  // namespace
 
-bool is_baseline(std::string_view algorithm) {
-    return std::find(std::begin(baseline_algorithms), std::end(baseline_algorithms), algorithm) !=
-           std::end(baseline_algorithms);
+bool is_baseline(Collective collective, std::string_view algorithm) {
+    const std::span<const char* const> names = baseline_algorithms_of(collective);
+    return std::find(names.begin(), names.end(), algorithm) != names.end();
 }
 
-const TimedCandidate* choose_preferred(const Sweep& sweep,
+const TimedCandidate* choose_preferred(const Sweep& sweep, Collective collective,
                                        std::span<const TimedCandidate> entries) {
     if (entries.empty()) return nullptr;
     double fastest = entries.front().time;
@@ -164,24 +167,26 @@ const TimedCandidate* choose_preferred(const Sweep& sweep,
     const TimedCandidate* chosen = nullptr;
     for (const TimedCandidate& e : entries)
         if (e.time <= fastest + equal_time_tolerance * fastest &&
-            (!chosen || preference_of(sweep, e.algorithm, *e.candidate) <
-                            preference_of(sweep, chosen->algorithm, *chosen->candidate)))
+            (!chosen ||
+             preference_of(sweep, collective, e.algorithm, *e.candidate) <
+                 preference_of(sweep, collective, chosen->algorithm, *chosen->candidate)))
             chosen = &e;
     return chosen;
 }
 
-Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate) {
+Preference preference_of(const Sweep& sweep, Collective collective, std::size_t algorithm,
+                         const Candidate& candidate) {
     const std::string_view name = sweep.algorithms[algorithm].info->name;
     const auto all = algorithms();
     std::size_t registry_order = 0;
     while (registry_order < all.size() && all[registry_order].name != name) ++registry_order;
-    return {!is_baseline(name), sweep.rounds[candidate.schedule], candidate.k, registry_order};
+    return {!is_baseline(collective, name), sweep.rounds[candidate.schedule], candidate.k, registry_order};
 }
 
 void rank_sweep(const Sweep& sweep, SelectResult& result) {
     result.collectives = sweep.collectives;
     for (const SweptAlgorithm& a : sweep.algorithms)
-        if (a.reported) result.algorithms.emplace_back(a.info->name);
+        if (a.reported != 0) result.algorithms.emplace_back(a.info->name);
     result.scales = sweep.scales;
     result.sizes = sweep.sizes;
     result.points.reserve(sweep.collectives.size() * sweep.scales.size() * sweep.sizes.size());

@@ -17,11 +17,13 @@
 
 namespace piccolo::detail {
 
-// An algorithm of the sweep: the user's, plus ring and rd when the user left them out (the
-// baseline is always simulated).
+// An algorithm of the sweep: the user's (or each collective's default candidates), plus each
+// collective's baseline algorithms when the user left them out (the baseline is always
+// simulated).
 struct SweptAlgorithm {
     const AlgorithmInfo* info = nullptr;
-    bool reported = true;
+    unsigned reported = 0;  // collective_bit() of each collective it is reported at
+    [[nodiscard]] bool reported_at(Collective c) const { return (reported & collective_bit(c)) != 0; }
 };
 
 struct Candidate {
@@ -74,10 +76,13 @@ struct Sweep {
 std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingHash> hashes);
 
 // The axes of the sweep from the request (select_axes.cpp); each throws InputError naming the
-// option. Algorithms: the requested ones (empty: all) in order, then ring and rd unreported if
-// missing. Sizes: the default when none, increasing and distinct.
+// option. Algorithms: the requested ones in order, reported at every collective (one that builds
+// none of them is refused), or, when none is named, each collective's default candidates in
+// registry order, reported where they are candidates; then each collective's baseline
+// algorithms, unreported where missing. Sizes: the default when none, increasing and distinct.
 std::vector<Collective> unique_collectives(const std::vector<Collective>& requested);
-std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& requested);
+std::vector<SweptAlgorithm> swept_algorithms(const std::vector<std::string>& requested,
+                                             const std::vector<Collective>& collectives);
 std::vector<std::uint64_t> swept_sizes(const std::vector<std::uint64_t>& requested);
 // The candidate k of an algorithm at p: its valid k, those of `requested` if any; {0} without k.
 std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vector<int>& requested);
@@ -85,10 +90,12 @@ std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vecto
 void check_radices(const std::vector<int>& requested, const Sweep& sweep);
 
 // Among candidates of equal time the smaller key wins (select.hpp, equal_time_tolerance): a
-// baseline algorithm first, then fewer rounds, the smaller k, the registry's order.
+// baseline algorithm of the collective first, then fewer rounds, the smaller k, the registry's
+// order.
 using Preference = std::tuple<bool, std::uint32_t, int, std::size_t>;
-Preference preference_of(const Sweep& sweep, std::size_t algorithm, const Candidate& candidate);
-bool is_baseline(std::string_view algorithm);
+Preference preference_of(const Sweep& sweep, Collective collective, std::size_t algorithm,
+                         const Candidate& candidate);
+bool is_baseline(Collective collective, std::string_view algorithm);
 
 // A simulated candidate of an algorithm at one point, with its time.
 struct TimedCandidate {
@@ -99,7 +106,8 @@ struct TimedCandidate {
 
 // The fastest entry or, among those within the tolerance of it, the preferred one; null when
 // there are none. The ranking and the bounds' thresholds (select_bounds.cpp) both choose so.
-const TimedCandidate* choose_preferred(const Sweep& sweep, std::span<const TimedCandidate> entries);
+const TimedCandidate* choose_preferred(const Sweep& sweep, Collective collective,
+                                       std::span<const TimedCandidate> entries);
 
 // Step 3: the best candidate per (collective, scale, size), serially. Times within a relative
 // 1e-9 of each other are equal; equal candidates go by a fixed preference (select.hpp).

@@ -65,6 +65,7 @@ TaskCounts quotient_counts(const TaskCounts& full, Rank ranks, Rank representati
     q.transfers /= orbit;
     q.computes /= orbit;
     q.dependency_ids /= orbit;
+    q.shared_dependency_ids /= orbit;
     q.payload_ids /= orbit;
     q.widest_round /= orbit;
     return q;

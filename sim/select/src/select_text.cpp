@@ -1,6 +1,8 @@
 #include "piccolo/select/select_text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -72,6 +74,32 @@ std::string size_semantics(const SelectResult& result) {
     }
     for (Collective c : result.collectives)
         if (c == Collective::allreduce) out += " (MPICH's avg_msg_size)";
+    return out;
+}
+
+bool has_newer_collectives(const std::vector<Collective>& collectives) {
+    return std::any_of(collectives.begin(), collectives.end(), [](Collective c) {
+        return c != Collective::allgather && c != Collective::allreduce;
+    });
+}
+
+std::string baseline_phrase(const std::vector<Collective>& collectives) {
+    if (!has_newer_collectives(collectives)) return "the faster of ring and rd";
+    // Collectives of one baseline named together, in the order they first come.
+    std::vector<std::pair<std::string, std::vector<std::string_view>>> groups;
+    for (Collective c : collectives) {
+        std::vector<std::string_view> names;
+        for (const char* name : baseline_algorithms_of(c)) names.emplace_back(name);
+        const std::string baseline = fmt::format("{}", fmt::join(names, " and "));
+        auto at = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == baseline; });
+        if (at == groups.end()) at = groups.insert(groups.end(), {baseline, {}});
+        at->second.push_back(to_string(c));
+    }
+    std::string out = "the faster of the collective's baseline algorithms:";
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        out += fmt::format("{} {} for {}", i == 0 ? "" : ",", groups[i].first,
+                           fmt::join(groups[i].second, " and "));
     return out;
 }
 

@@ -49,7 +49,9 @@ bool may_leave_out(const Sweep& sweep, std::span<const Unit> units, std::size_t 
         const AlgorithmInfo& info = *sweep.algorithms[a].info;
         for (const Candidate& x :
              sweep.sets[sweep.set_index(unit.collective, unit.p_index, a)].candidates)
-            if (x.schedule == u && (!info.has_radix || is_baseline(info.name))) return false;
+            if (x.schedule == u &&
+                (!info.has_radix || is_baseline(sweep.collectives[unit.collective], info.name)))
+                return false;
     }
     return true;
 }

@@ -92,9 +92,11 @@ std::string speedup_section(const Comparison& c) {
         for (std::size_t m = 0; m < c.results.size(); ++m) {
             const SelectResult& r = c.results[m];
             std::vector<detail::Series> series;
-            for (std::size_t a = 0; a < r.algorithms.size(); ++a) {
-                detail::Series line{
-                    r.algorithms[a], std::string(detail::algorithm_color(r.algorithms[a])), {}};
+            // The algorithms reported at this collective (the same at each of its points).
+            const std::vector<AlgorithmOutcome>& shown = r.at(col, s, 0).algorithms;
+            for (std::size_t a = 0; a < shown.size(); ++a) {
+                const std::string& name = shown[a].algorithm;
+                detail::Series line{name, std::string(detail::algorithm_color(name)), {}};
                 for (std::size_t z = 0; z < r.sizes.size(); ++z) {
                     const PointSelection& p = r.at(col, s, z);
                     const AlgorithmOutcome& o = p.algorithms[a];
@@ -104,10 +106,18 @@ std::string speedup_section(const Comparison& c) {
                 }
                 series.push_back(std::move(line));
             }
-            const std::string title = fmt::format(
-                "{} on {}, {}: time of the faster of ring and RD / time of each algorithm's best "
-                "k (above the dashed line: faster than both)",
-                to_string(ref.collectives[col]), r.machine, detail::scale_label(r.scales[s]));
+            const std::vector<Collective> one{ref.collectives[col]};
+            const std::string title =
+                detail::has_newer_collectives(one)
+                    ? fmt::format("{} on {}, {}: time of {} / time of each algorithm's best k "
+                                  "(above the dashed line: faster than the baseline)",
+                                  to_string(ref.collectives[col]), r.machine,
+                                  detail::scale_label(r.scales[s]), detail::baseline_phrase(one))
+                    : fmt::format(
+                          "{} on {}, {}: time of the faster of ring and RD / time of each "
+                          "algorithm's best k (above the dashed line: faster than both)",
+                          to_string(ref.collectives[col]), r.machine,
+                          detail::scale_label(r.scales[s]));
             out += figure(fmt::format("speedup-{}-{}", to_string(ref.collectives[col]), m),
                           detail::svg_lines(size_labels(r), series, "speedup", 1.0, title), title);
         }

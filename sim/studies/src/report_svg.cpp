@@ -47,10 +47,13 @@ std::string html_escape(std::string_view text) {
 }
 
 std::string_view algorithm_color(std::string_view algorithm) {
-    // Colour-blind-safe palette (Okabe-Ito), one colour per algorithm of the registry.
+    // Colour-blind-safe palette (Okabe-Ito, then Paul Tol's muted scheme), one colour per
+    // algorithm of the registry.
     static constexpr std::pair<std::string_view, std::string_view> colors[] = {
-        {"ring", "#999999"}, {"k-ring", "#E69F00"}, {"rd", "#56B4E9"},    {"rm", "#009E73"},
-        {"prd", "#F0E442"},  {"prm", "#CC79A7"},    {"bruck", "#0072B2"},
+        {"ring", "#999999"},    {"k-ring", "#E69F00"},   {"rd", "#56B4E9"},
+        {"rm", "#009E73"},      {"prd", "#F0E442"},      {"prm", "#CC79A7"},
+        {"bruck", "#0072B2"},   {"knomial", "#D55E00"},  {"binomial", "#000000"},
+        {"pairwise", "#882255"}, {"scattered", "#44AA99"},
     };
     for (const auto& [name, color] : colors)
         if (name == algorithm) return color;

@@ -89,11 +89,7 @@ CompareRequest compare_request(const CompareOptions& o) {
     CompareRequest request;
     request.machines = compare_machines(o);
     SelectRequest& sweep = request.sweep;
-    if (!o.collectives.empty()) {
-        sweep.collectives.clear();
-        for (const std::string& name : o.collectives)
-            if (!name.empty()) sweep.collectives.push_back(parse_collective(name));
-    }
+    if (!o.collectives.empty()) sweep.collectives = parse_select_collectives(o.collectives);
     for (const std::string& name : o.algorithms)
         if (!name.empty()) sweep.algorithms.push_back(name);
     sweep.radices = parse_int_list(o.radices, "-k", false);
@@ -162,7 +158,9 @@ void add_compare_command_with(CLI::App& app, const SweepHooks& hooks) {
                     "PATH=A..B:N: N machines from the first machine with PATH from A to B "
                     "(factors Ax..Bx geometrically, values evenly); the first point is the "
                     "reference");
-    cmd->add_option("--collective,-c", o->collectives, "allgather, allreduce or both (a,b)")
+    cmd->add_option("--collective,-c", o->collectives,
+                    "collectives as for select: allgather, allreduce, bcast, reduce, "
+                    "reduce_scatter, alltoall or all (default: allgather,allreduce)")
         ->delimiter(',');
     cmd->add_option("--algorithms,-a", o->algorithms, "algorithms to rank (default: all)")
         ->delimiter(',');

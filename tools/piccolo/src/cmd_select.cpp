@@ -241,11 +241,7 @@ void print_sweep_details(const SelectResult& result) {
 SelectRequest select_request(const SelectOptions& o) {
     SelectRequest request;
     request.machine = load_machine_with(o.machine, o.sets);
-    if (!o.collectives.empty()) {
-        request.collectives.clear();
-        for (const std::string& name : o.collectives)
-            if (!name.empty()) request.collectives.push_back(parse_collective(name));
-    }
+    if (!o.collectives.empty()) request.collectives = parse_select_collectives(o.collectives);
     for (const std::string& name : o.algorithms)
         if (!name.empty()) request.algorithms.push_back(name);
     request.radices = parse_int_list(o.radices, "-k", false);
@@ -323,7 +319,7 @@ void run_select(const SelectOptions& o) {
     const std::vector<std::uint64_t> sizes =
         request.sizes.empty() ? default_select_sizes() : request.sizes;
     for (const Destination& d : outputs) {
-        check_emit(d.kind, request.scales.size(), sizes, emit_options);
+        check_emit(d.kind, request.collectives, request.scales.size(), sizes, emit_options);
         if (writes) check_writable(d.file);
     }
     if (!o.report.empty() && writes) check_writable(o.report);
@@ -340,6 +336,20 @@ void run_select(const SelectOptions& o) {
     write_outputs(o, outputs, emit_options, request.machine, std::move(result));
 }
 
+// The options of the tuning files (--emit mpich-json, openmpi-rules, piccl-env).
+void add_tuning_file_options(CLI::App& cmd, SelectOptions& o) {
+    cmd.add_option("--size", o.piccl_size,
+                   "piccl-env: the message size to write PICCL settings for (one of --sizes)");
+    cmd.add_option("--mpich-version", o.mpich_version,
+                   fmt::format("mpich-json: the MPICH to write for: {} or a release such as "
+                               "4.0.2 (default: the one mpichversion reports, else the newest)",
+                               fmt::join(mpich_series_known(), ", ")));
+    cmd.add_option("--mpich-base", o.mpich_base,
+                   "mpich-json: a tuning file whose other collectives' rules to keep instead of "
+                   "the version's built-in ones (e.g. MPICH_SRC/maint/tuning/coll/mpir/"
+                   "generic.json)");
+}
+
 }  // namespace
 
 void add_select_command(CLI::App& app) {
@@ -353,25 +363,32 @@ void add_select_command_with(CLI::App& app, const SweepHooks& hooks) {
         "select",
         "Choose the algorithm and k per collective, message size and scale by simulating every "
         "candidate (defaults: delta preset, allgather and allreduce, all algorithms but bruck, "
-        "every valid k, 8 B..64 MiB, 1..64 nodes)");
+        "every valid k, 8 B..64 MiB, 1..64 nodes; -c all adds bcast, reduce, reduce_scatter and "
+        "alltoall with every algorithm that builds them)");
     cmd->add_option("--machine,-m", o->machine, "preset name or machine file (YAML, PICCL XML)")
         ->capture_default_str();
     add_set_option(*cmd, o->sets);
-    cmd->add_option("--collective,-c", o->collectives, "allgather, allreduce or both (a,b)")
+    cmd->add_option("--collective,-c", o->collectives,
+                    "collectives, a list: allgather, allreduce, bcast, reduce, reduce_scatter, "
+                    "alltoall, or all for every one (default: allgather,allreduce; bcast and "
+                    "reduce at root 0)")
         ->delimiter(',');
     cmd->add_option("--algorithms,-a", o->algorithms,
-                    "algorithms to rank, e.g. rm,prm,k-ring (default: all but bruck, which "
-                    "runs only when named; ring and rd are always simulated as the baseline)")
+                    "algorithms to rank, e.g. rm,prm,k-ring (default: every algorithm that builds "
+                    "the collective, but bruck, which runs only when named; the baseline, ring "
+                    "and rd, binomial or pairwise, is always simulated)")
         ->delimiter(',');
     cmd->add_option(
            "-k,--radices", o->radices,
-           "candidate k for k-ring/rm/prm/bruck: list or range, e.g. 2,4,8 or 2-16 (default: "
+           "candidate k for k-ring/rm/prm/bruck/knomial: list or range, e.g. 2,4,8 or 2-16 (default: "
            "every valid k)")
         ->delimiter(',');
     o->sizes_option =
         cmd->add_option("--sizes,-s", o->sizes,
-                        "message sizes (allgather: per-rank contribution; allreduce: vector "
-                        "size): list or doubling range, e.g. 8,1KiB or 8-64MiB (default 8-64MiB)")
+                        "message sizes, MPICH's count (allgather: per-rank contribution; "
+                        "allreduce, bcast, reduce: the buffer; reduce_scatter: the block each "
+                        "rank ends with; alltoall: the block each rank sends each rank): list or "
+                        "doubling range, e.g. 8,1KiB or 8-64MiB (default 8-64MiB)")
             ->delimiter(',');
     add_nodes_option(*cmd, o->nodes,
                      "node counts: list or doubling range, e.g. 1,4,16 or 1-64 (default 1-64)")
@@ -404,16 +421,7 @@ void add_select_command_with(CLI::App& app, const SweepHooks& hooks) {
                                      "also write KIND to the -o FILE that follows: table, csv, "
                                      "json, yaml, mpich-json, openmpi-rules, piccl-env "
                                      "(repeatable)");
-    cmd->add_option("--size", o->piccl_size,
-                    "piccl-env: the message size to write PICCL settings for (one of --sizes)");
-    cmd->add_option("--mpich-version", o->mpich_version,
-                    fmt::format("mpich-json: the MPICH to write for: {} or a release such as "
-                                "4.0.2 (default: the one mpichversion reports, else the newest)",
-                                fmt::join(mpich_series_known(), ", ")));
-    cmd->add_option("--mpich-base", o->mpich_base,
-                    "mpich-json: a tuning file whose other collectives' rules to keep instead of "
-                    "the version's built-in ones (e.g. MPICH_SRC/maint/tuning/coll/mpir/"
-                    "generic.json)");
+    add_tuning_file_options(*cmd, *o);
     cmd->add_option("--report", o->report,
                     "also write a self-contained HTML report: best choice maps, speedup curves, "
                     "the machine's parameters");

@@ -15,6 +15,10 @@ struct TaskCounts {
     std::uint64_t computes = 0;   // exact: reduces and permutes
     // Upper bound on the ids of every dependency list (deps and sent_deps together).
     std::uint64_t dependency_ids = 0;
+    // Of those, the ids of lists that a rank's tasks of one round share whole (scattered: a
+    // batch's sends all wait for the previous batch): Schedule::joined_successors() keeps one
+    // successor entry per list for them, not one per id, and their generator keeps no scratch.
+    std::uint64_t shared_dependency_ids = 0;
     // Payload ids when request.payload (exact), else 0.
     std::uint64_t payload_ids = 0;
     std::uint32_t pieces = 0;  // the schedule's shape.pieces: blocks, or Allreduce segments

@@ -14,6 +14,8 @@ inline nlohmann::ordered_json point_identity(const PointSelection& p) {
     j["ppn"] = p.scale.ranks_per_node;
     j["ranks"] = p.scale.ranks();
     j["size_bytes"] = p.bytes;
+    if (p.collective == Collective::bcast || p.collective == Collective::reduce)
+        j["root"] = select_root;  // swept at root 0: MPICH's tuning keys have no root
     return j;
 }
 

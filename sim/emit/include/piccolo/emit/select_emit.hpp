@@ -1,9 +1,11 @@
 #pragma once
 // Output formats of the selector, one file each (sim/emit/src/emit_*.cpp). Every output states what
-// a message size means (Allgather: per-rank contribution; Allreduce: vector size = MPICH's
-// avg_msg_size) and whether contention was modelled.
+// a message size means (size_meaning(): Allgather: per-rank contribution; Allreduce: vector size
+// = MPICH's avg_msg_size; Bcast, Reduce: the buffer, at root 0; Reduce_scatter, Alltoall: a
+// block) and whether contention was modelled.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,10 +47,15 @@ struct EmitOptions {
 std::vector<std::string_view> mpich_series_known();
 std::string mpich_series(std::string_view release);
 
-// Throws InputError, before any simulation, when `kind` cannot be written for a sweep of
-// `scales` scales and these sizes (piccl-env: one scale, one size).
-void check_emit(EmitKind kind, std::size_t scales, const std::vector<std::uint64_t>& sizes,
-                const EmitOptions& options);
+// Throws InputError, before any simulation, when `kind` cannot be written for a sweep of these
+// collectives, `scales` scales and these sizes (piccl-env: one scale, one size; the tuning files:
+// check_tuned_collectives()).
+void check_emit(EmitKind kind, std::span<const Collective> collectives, std::size_t scales,
+                const std::vector<std::uint64_t>& sizes, const EmitOptions& options);
+// The tuning files (mpich-json, openmpi-rules, piccl-env) are written for Allgather and Allreduce
+// only: for any other collective they throw InputError, one line naming the emitter, the
+// collectives and what it writes, rather than leave rows out. The other kinds take every one.
+void check_tuned_collectives(EmitKind kind, std::span<const Collective> collectives);
 
 // Human-readable: one table per collective and scale.
 std::string emit_table(const SelectResult& result);

@@ -3,12 +3,16 @@
 // (oneTBB), ranks the candidates and reports the best algorithm and k per point
 // (docs/architecture.md, "Selector"). Output formats live in select_emit.hpp.
 //
-// Message size: per-rank contribution for Allgather, vector size for Allreduce (MPICH's
-// avg_msg_size).
+// Message size follows MPICH's count of each collective (size_meaning()): per-rank contribution
+// for Allgather, vector size for Allreduce (MPICH's avg_msg_size), the whole buffer for Bcast and
+// Reduce (swept at root 0: MPICH's tuning keys have no root), the block each rank ends with for
+// Reduce_scatter (MPI_Reduce_scatter_block's recvcount) and the block each rank sends each rank
+// for Alltoall (MPI_Alltoall's sendcount).
 
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,6 +25,7 @@
 namespace piccolo {
 
 class JobRunner;
+struct AlgorithmInfo;
 
 // One allocation: `nodes` nodes with `ranks_per_node` ranks each.
 struct Scale {
@@ -62,8 +67,12 @@ class SweepCancelled : public std::runtime_error {
 
 struct SelectRequest {
     Machine machine;
+    // In the order to report; `piccolo select -c all` asks for every one (all_collectives).
     std::vector<Collective> collectives{Collective::allgather, Collective::allreduce};
-    std::vector<std::string> algorithms;  // registry names in the order to report; empty = all
+    // Registry names in the order to report; empty = each collective's default candidates
+    // (default_candidate()). A named algorithm is reported at every requested collective (where
+    // it does not build one, as not run, saying so); one that builds none of them is refused.
+    std::vector<std::string> algorithms;
     std::vector<int> radices;             // candidate k; empty = every valid k
     std::vector<std::uint64_t> sizes;     // bytes (sorted, duplicates dropped); empty = default
     std::vector<Scale> scales;            // empty = default_select_scales(machine)
@@ -100,14 +109,35 @@ std::vector<std::uint64_t> default_select_sizes();
 // node (select() leaves out, with a note, scales of fewer than 2 ranks).
 std::vector<Scale> default_select_scales(const Machine& machine);
 
-// The two algorithms without a parameter that every speedup is measured against.
+// The two algorithms without a parameter that every speedup of Allgather and Allreduce is
+// measured against.
 inline constexpr const char* baseline_algorithms[] = {"ring", "rd"};
+
+// The baseline of a collective: the algorithms without a parameter that its speedups are measured
+// against, always simulated (the faster of them at each point). Allgather, Allreduce: ring and
+// rd; Bcast, Reduce: binomial; Reduce_scatter, Alltoall: pairwise (MPICH's algorithm for long
+// messages of both, v4.1.2).
+std::span<const char* const> baseline_algorithms_of(Collective collective);
+
+// The rank the rooted collectives (Bcast, Reduce) are swept at: MPICH's tuning keys have no root.
+inline constexpr Rank select_root = 0;
+
+// The collectives of a -c/--collective list: names of collectives, and "all" for every one
+// (all_collectives: allgather, allreduce, bcast, reduce, reduce_scatter, alltoall); empty items
+// are skipped. Throws InputError naming -c/--collective and the valid values.
+std::vector<Collective> parse_select_collectives(const std::vector<std::string>& names);
+
+// Is the algorithm a candidate of the collective when no algorithm is named? Allgather and
+// Allreduce: the algorithms swept by default (AlgorithmInfo::swept_by_default: not bruck, so that
+// their default output stays as it was); the other collectives: every algorithm that builds them.
+bool default_candidate(const AlgorithmInfo& info, Collective collective);
 
 // Ties. Predicted times within a relative 1e-9 of each other are equal: a difference below that
 // is floating-point noise, not a prediction. Among equal candidates the choice follows a fixed
-// preference, the same in every output: a baseline algorithm (ring, rd) first, then fewer rounds
-// (transfers on the schedule's longest dependency chain), then the smaller k, then the order of
-// algorithms() (ring, k-ring, rd, rm, prd, prm, bruck).
+// preference, the same in every output: a baseline algorithm of the collective (ring, rd;
+// binomial; pairwise) first, then fewer rounds (transfers on the schedule's longest dependency
+// chain), then the smaller k, then the order of algorithms() (ring, k-ring, rd, rm, prd, prm,
+// bruck, knomial, binomial, pairwise, scattered).
 inline constexpr double equal_time_tolerance = 1e-9;
 
 // One algorithm at one (collective, scale, size).
@@ -138,12 +168,15 @@ struct PointSelection {
     Collective collective = Collective::allgather;
     Scale scale;
     std::uint64_t bytes = 0;
-    std::vector<AlgorithmOutcome> algorithms;  // in request order
+    // In request order: the algorithms reported at this collective (SelectRequest::algorithms).
+    std::vector<AlgorithmOutcome> algorithms;
     int best = -1;                             // index into algorithms; -1 when nothing could run
     // The fastest candidate of another algorithm that runs a different schedule (prd and prm
     // with k = 2 are one DAG under two names: not an alternative to each other).
     std::optional<Choice> runner_up;
-    std::string baseline;  // "ring" or "rd": the faster of the two (always simulated)
+    // The faster of the collective's baseline algorithms (baseline_algorithms_of(); always
+    // simulated): "ring" or "rd", "binomial", "pairwise".
+    std::string baseline;
     double baseline_time = 0;
 
     [[nodiscard]] const AlgorithmOutcome* best_outcome() const {
@@ -190,7 +223,7 @@ struct SelectResult {
     Style style = Style::mpi;
     bool contention = true;
     std::vector<Collective> collectives;
-    std::vector<std::string> algorithms;
+    std::vector<std::string> algorithms;  // every algorithm reported at some collective
     std::vector<Scale> scales;
     std::vector<std::uint64_t> sizes;
     // Every (collective, scale, size), in that nesting order: collective outermost.
@@ -212,7 +245,9 @@ struct SelectResult {
 // candidate and ranks them. Deterministic: the result does not depend on `threads`.
 SelectResult select(const SelectRequest& request);
 
-// "per-rank contribution" (allgather) or "vector size" (allreduce).
+// What a message size is for the collective: "per-rank contribution" (allgather), "vector size"
+// (allreduce), "buffer size at root 0" (bcast, reduce), "block each rank ends with"
+// (reduce_scatter), "block each rank sends each rank" (alltoall).
 std::string_view size_meaning(Collective collective);
 
 }  // namespace piccolo

@@ -22,6 +22,12 @@ std::string candidate_label(Collective collective, std::string_view algorithm, b
 std::string k_list_label(const std::vector<int>& ks);
 // One line saying what a size means for each collective of the result.
 std::string size_semantics(const SelectResult& result);
+// What the speedups are measured against: "the faster of ring and rd" for Allgather and Allreduce
+// alone; with other collectives, each one's baseline (baseline_algorithms_of()), e.g. "the
+// faster of the collective's baseline algorithms: ring and rd for allgather, binomial for bcast".
+std::string baseline_phrase(const std::vector<Collective>& collectives);
+// Does the sweep hold a collective besides Allgather and Allreduce?
+bool has_newer_collectives(const std::vector<Collective>& collectives);
 
 // The whole result as a tree (emit_json.cpp); the YAML emitter prints the same tree.
 nlohmann::ordered_json result_tree(const SelectResult& result);
