@@ -66,16 +66,12 @@ std::vector<int> radices_for(const AlgorithmInfo& info, const RunOptions& o, Ran
     return out;
 }
 
-// -a, or by default the algorithms that build the collective: for Allgather and Allreduce those
-// `piccolo select` sweeps by default (bruck only when asked), for the others every one.
+// -a, or by default the candidates `piccolo select` sweeps for the collective (bruck when named).
 std::vector<std::string> algorithms_for(const RunOptions& o, Collective collective) {
     if (!o.algorithms.empty()) return o.algorithms;
-    const bool selected_by_default =
-        collective == Collective::allgather || collective == Collective::allreduce;
     std::vector<std::string> out;
     for (const AlgorithmInfo& info : algorithms())
-        if (builds(info, collective) && (info.swept_by_default || !selected_by_default))
-            out.emplace_back(info.name);
+        if (default_candidate(info, collective)) out.emplace_back(info.name);
     return out;
 }
 

@@ -23,6 +23,11 @@ std::vector<int> any_radix(Rank p);  // 2..p
 // partner j sends in phase i (delta = k^i): min(delta, p - j delta) for every j delta < p.
 Schedule generate_bruck(const GenerateRequest& request);
 std::vector<std::vector<Rank>> bruck_phases(Rank p, int k);
+// bruck_alltoall.cpp: Bruck's Alltoall with radix k (generate_bruck hands it an Alltoall);
+// bruck_alltoall_phases(p, k)[i][j-1] is the number of blocks partner j gets in phase i: the
+// offsets o < p whose base-k digit i is j.
+Schedule generate_bruck_alltoall(const GenerateRequest& request);
+std::vector<std::vector<Rank>> bruck_alltoall_phases(Rank p, int k);
 
 // bcast_knomial.cpp, reduce_knomial.cpp: the rooted collectives over a k-nomial tree
 // (knomial_tree.hpp); binomial is the same with k = 2.
@@ -31,6 +36,9 @@ Schedule generate_reduce_knomial(const GenerateRequest& request);
 
 // pairwise.cpp: Reduce_scatter and Alltoall by pairwise exchange, p - 1 steps.
 Schedule generate_pairwise(const GenerateRequest& request);
+// rh.cpp: Reduce_scatter by recursive halving, any p (the first 2 (p - 2^floor(log2 p)) ranks
+// fold in pairs first).
+Schedule generate_rh(const GenerateRequest& request);
 // scattered.cpp: Alltoall in batches of scattered_batch partners (MPICH's default throttle).
 inline constexpr Rank scattered_batch = 32;
 Schedule generate_scattered(const GenerateRequest& request);

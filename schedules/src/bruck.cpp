@@ -1,8 +1,9 @@
-// Bruck's Allgather with radix k: J. Bruck, C.-T. Ho, S. Kipnis, E. Upfal, D. Weathersby,
-// "Efficient algorithms for all-to-all communications in multiprocessor systems", IEEE TPDS 8(11),
-// 1997, generalised to radix k as MPICH's MPIR_Allgather_intra_k_brucks
-// (src/mpi/coll/allgather/allgather_intra_k_brucks.c, MPICH v4.1.2), which this file follows
-// phase for phase, partner for partner and block count for block count.
+// Bruck's Allgather with radix k (its Alltoall: bruck_alltoall.cpp): J. Bruck, C.-T. Ho,
+// S. Kipnis, E. Upfal, D. Weathersby, "Efficient algorithms for all-to-all communications in
+// multiprocessor systems", IEEE TPDS 8(11), 1997, generalised to radix k as MPICH's
+// MPIR_Allgather_intra_k_brucks (src/mpi/coll/allgather/allgather_intra_k_brucks.c, MPICH
+// v4.1.2), which this file follows phase for phase, partner for partner and block count for
+// block count.
 //
 // Rank r keeps its buffer rotated: offset o holds block (r + o) mod p. Phase i (delta = k^i,
 // i = 0..n-1, n = the number of base-k digits of p - 1) has a partner j = 1..k-1 for every
@@ -141,6 +142,7 @@ class Bruck {
 }  // namespace
 
 Schedule generate_bruck(const GenerateRequest& request) {
+    if (request.collective == Collective::alltoall) return generate_bruck_alltoall(request);
     return Bruck(request).run();
 }
 

@@ -44,9 +44,9 @@ constexpr unsigned rooted = bit(Collective::bcast) | bit(Collective::reduce);
 
 constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"ring", "ring: p-1 rounds to the next rank (Allreduce: reduce-scatter + allgather)", false,
-     nullptr, nullptr, generate_ring, true, reversible},
+     nullptr, nullptr, generate_ring, false, reversible},
     {"k-ring", "k-ring: rings inside groups of k consecutive ranks and across groups; k | p", true,
-     k_ring_radices, divides_p, generate_k_ring, true, reversible},
+     k_ring_radices, divides_p, generate_k_ring, false, reversible},
     {"rd", "recursive doubling: log2 p rounds, partner distance 1, 2, 4, ...", false, nullptr,
      nullptr, generate_rd},
     {"rm", "recursive multiplying: k-1 partners per round, spacing 1, k, k^2, ...", true, any_radix,
@@ -55,8 +55,10 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
      false, nullptr, nullptr, generate_prd},
     {"prm", "permuted recursive multiplying: spacing p/k, p/k^2, ..., then permute", true,
      any_radix, any_k, generate_prm},
-    {"bruck", "Bruck (Allgather only): ceil(log_k p) phases to j k^i ranks back, then rotate", true,
-     any_radix, any_k, generate_bruck, /*swept_by_default=*/false, bit(Collective::allgather)},
+    {"bruck",
+     "Bruck (Allgather, Alltoall): ceil(log_k p) phases to j k^i ranks away, local rotations",
+     true, any_radix, any_k, generate_bruck, /*named_only=*/true,
+     bit(Collective::allgather) | bit(Collective::alltoall)},
     {"knomial", "k-nomial tree (Bcast, Reduce): ceil(log_k p) levels, k-1 children per level", true,
      any_radix, any_k, generate_knomial, false, rooted},
     {"binomial", "binomial tree (Bcast, Reduce): the k-nomial tree with k = 2", false, nullptr,
@@ -67,6 +69,9 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
      bit(Collective::reduce_scatter) | bit(Collective::alltoall)},
     {"scattered", "scattered (Alltoall): batches of 32 partners, all at once, waited per batch",
      false, nullptr, nullptr, generate_scattered, false, bit(Collective::alltoall)},
+    {"rh",
+     "recursive halving (Reduce_scatter): log2 p steps to r XOR 2^i, halving the data; any p",
+     false, nullptr, nullptr, generate_rh, false, bit(Collective::reduce_scatter)},
 });
 
 // Transfers of the algorithm's Allgather (ring and k-ring: p (p - 1)).
@@ -122,10 +127,14 @@ bool builds(const AlgorithmInfo& info, Collective collective) {
     return (info.collectives & collective_bit(collective)) != 0;
 }
 
+bool default_candidate(const AlgorithmInfo& info, Collective collective) {
+    return builds(info, collective) && !info.named_only;
+}
+
 namespace {
 
 // The rooted algorithms (trees) and the others refuse each other's collectives as "does not
-// build"; an Allgather-only algorithm (bruck) says so; the others list the collectives they run.
+// build"; the others list the collectives they run.
 void refuse_collective(const AlgorithmInfo& info, Collective collective) {
     std::vector<std::string_view> names, runs;
     for (const AlgorithmInfo& other : registry)
@@ -136,10 +145,6 @@ void refuse_collective(const AlgorithmInfo& info, Collective collective) {
     if (is_rooted(collective) || (info.collectives & rooted) != 0)
         throw InputError(fmt::format("-c/--collective: {} does not build {}; for {} use one of {}",
                                      info.name, asked, asked, fmt::join(names, ", ")));
-    if (info.collectives == bit(Collective::allgather))
-        throw InputError(fmt::format(
-            "-c/--collective: {} is an Allgather algorithm; for {} use one of {}", info.name,
-            collective == Collective::allreduce ? "Allreduce" : asked, fmt::join(names, ", ")));
     throw InputError(fmt::format("-c/--collective: {} runs {} only; for {} use one of {}",
                                  info.name, fmt::join(runs, ", "), asked, fmt::join(names, ", ")));
 }
@@ -180,8 +185,9 @@ Schedule generate(const GenerateRequest& request) {
                             "k-ring needs k to divide p",
                             info.name, p, fmt::join(info.valid_radices(p), ", "), request.k));
     } else {
-        // ring, pairwise and scattered have no radix; rd, prd and binomial have radix 2
-        const bool none = info.name == "ring" || info.name == "pairwise" || info.name == "scattered";
+        // ring, pairwise, scattered and rh have no radix; rd, prd and binomial have radix 2
+        const bool none = info.name == "ring" || info.name == "pairwise" ||
+                          info.name == "scattered" || info.name == "rh";
         resolved.k = none ? 0 : 2;
     }
     const bool segmented = info.name == "ring" || info.name == "k-ring";

@@ -20,7 +20,7 @@ using detail::RadixPlan;
 
 bool is_exchange(std::string_view algorithm) {
     return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck" &&
-           algorithm != "pairwise" && algorithm != "scattered";
+           algorithm != "pairwise" && algorithm != "scattered" && algorithm != "rh";
 }
 bool is_permuted(std::string_view algorithm) {
     return algorithm == "prd" || algorithm == "prm";
@@ -110,7 +110,7 @@ TaskCounts count_exchange(const GenerateRequest& r) {
     return c;
 }
 
-// bruck.cpp's phases and rotation (Allgather only). Every rank receives each other block once.
+// bruck.cpp's phases and rotation (Allgather). Every rank receives each other block once.
 // Pipelined, a send of c blocks waits for the receives that landed below offset c: of an earlier
 // phase with spacing d and J partners, min(J, (c - 1) / d). Only phases after the first have
 // earlier ones, and they have at most sqrt(p) partners, so this is O(sqrt(p) log p).
@@ -144,6 +144,71 @@ TaskCounts count_bruck(const GenerateRequest& r) {
     // The permute: the last phase's receives and sends, or (pipelined) every receive and send.
     c.dependency_ids += (p - 1) * 2 * (r.style == Style::pipelined ? history : previous);
     c.payload_ids = r.payload ? p * (p - 1) : 0;
+    return c;
+}
+
+// bruck_alltoall.cpp: a rotation before the phases and two after, on every rank; phase i's sends
+// of J_i partners wait for the J_{i-1} receives and sends before (round-synchronous; phase 0 for
+// the rotation) or, pipelined, for the rotation and the receive (i', j') for every j' with
+// j k^i + j' k^i' < p: min(J_i', (p - j k^i - 1) / k^i') of phase i'. O(k log^2 p).
+TaskCounts count_bruck_alltoall(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const auto phases = detail::bruck_alltoall_phases(r.ranks, r.k);
+    const bool pipelined = r.style == Style::pipelined;
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p * p);
+    c.computes = 3 * p;
+    std::uint64_t history = 0, blocks = 0;  // partners of every phase so far; blocks sent per rank
+    std::uint64_t delta = 1;
+    for (std::size_t i = 0; i < phases.size(); ++i, delta *= static_cast<std::uint64_t>(r.k)) {
+        const std::uint64_t partners = phases[i].size();
+        c.transfers += p * partners;
+        c.widest_round = std::max(c.widest_round, p * partners);
+        for (Rank count : phases[i]) blocks += static_cast<std::uint64_t>(count);
+        history += partners;
+        if (i == 0 || !pipelined) {
+            c.dependency_ids += p * partners * (i == 0 ? 1 : 2 * phases[i - 1].size());
+            continue;
+        }
+        for (std::uint64_t j = 1; j <= partners; ++j) {
+            c.dependency_ids += p;  // the rotation
+            std::uint64_t spacing = 1;
+            for (std::size_t e = 0; e < i; ++e, spacing *= static_cast<std::uint64_t>(r.k))
+                c.dependency_ids +=
+                    p * std::min<std::uint64_t>(phases[e].size(), (p - j * delta - 1) / spacing);
+        }
+    }
+    // The step-3 rotation: the last phase's receives and sends, or every one; the inversion: 1.
+    c.dependency_ids += p * (2 * (pipelined ? history : phases.back().size()) + 1);
+    c.payload_ids = r.payload ? p * blocks : 0;
+    return c;
+}
+
+// rh.cpp with P = 2^floor(log2 p), n = log2 P, rem = p - P: the fold-in (rem transfers of p
+// segments and their reduces), n steps of P transfers and P reduces, the fold-out (rem
+// transfers of one segment). Step s moves p P / 2^s segments in all, so the steps' payload is
+// 2 p (P - 1).
+TaskCounts count_rh(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    std::uint64_t core = 1, steps = 0;
+    while (core * 2 <= p) {
+        core *= 2;
+        ++steps;
+    }
+    const std::uint64_t rem = p - core;
+    const bool waits = r.style != Style::pipelined;
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p);
+    c.transfers = 2 * rem + core * steps;
+    c.computes = rem + core * steps;
+    c.widest_round = core;
+    // Fold-in reduce: its operand; the first step's sends of the rem folded ranks: their reduce;
+    // later sends: the previous reduce (and the previous send, round-synchronous); every reduce
+    // of a step: its operand (and its own send, round-synchronous), and the previous reduce where
+    // there is one (rem in the first step); fold-out: the last reduce.
+    c.dependency_ids = rem + rem + core * (steps - 1) * (waits ? 2 : 1) +
+                       core * steps * (waits ? 2 : 1) + rem + core * (steps - 1) + rem;
+    c.payload_ids = r.payload ? 2 * rem * p + 2 * p * (core - 1) + rem : 0;
     return c;
 }
 
@@ -220,7 +285,10 @@ TaskCounts count_tasks(const GenerateRequest& request) {
     if (is_tree(request.algorithm)) return count_tree(request);
     if (request.algorithm == "pairwise") return count_pairwise(request);
     if (request.algorithm == "scattered") return count_scattered(request);
-    if (request.algorithm == "bruck") return count_bruck(request);
+    if (request.algorithm == "rh") return count_rh(request);
+    if (request.algorithm == "bruck")
+        return request.collective == Collective::alltoall ? count_bruck_alltoall(request)
+                                                          : count_bruck(request);
     return is_exchange(request.algorithm) ? count_exchange(request) : count_segmented(request);
 }
 
@@ -229,7 +297,8 @@ std::string dag_identity(const GenerateRequest& request) {
     if (is_tree(request.algorithm))
         return fmt::format("knomial {} root {}", request.algorithm == "binomial" ? 2 : request.k,
                            request.root);
-    if (request.algorithm == "pairwise" || request.algorithm == "scattered")
+    if (request.algorithm == "pairwise" || request.algorithm == "scattered" ||
+        request.algorithm == "rh")
         return request.algorithm;
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);

@@ -216,13 +216,21 @@ class DataFlowProof {
         return deliveries_[static_cast<std::size_t>(rank) * pieces_ + piece];
     }
 
-    // Permute/copy (and a reduce in an allgather) read the whole buffer of their rank.
+    // Permute/copy (and a reduce in an allgather) read the whole buffer of their rank. In an
+    // Alltoall they also move it (Bruck's rotations: the sends after the first read what it
+    // wrote), so they become the writer of every block they read.
     std::optional<Violation> reads_everything(TaskId t) {
-        if (!s_.payload.row(t).empty()) return check_reads(t, s_.src[t], s_.payload.row(t));
         held_.clear();
-        for (std::uint32_t piece = 0; piece < pieces_; ++piece)
-            if (writer(s_.src[t], piece) != nobody) held_.push_back(piece);
-        return check_reads(t, s_.src[t], held_);
+        if (!s_.payload.row(t).empty()) {
+            held_.assign(s_.payload.row(t).begin(), s_.payload.row(t).end());
+        } else {
+            for (std::uint32_t piece = 0; piece < pieces_; ++piece)
+                if (writer(s_.src[t], piece) != nobody) held_.push_back(piece);
+        }
+        if (auto v = check_reads(t, s_.src[t], held_)) return v;
+        if (s_.shape.collective == Collective::alltoall)
+            for (std::uint32_t piece : held_) writer(s_.src[t], piece) = t;
+        return std::nullopt;
     }
 
     // --- allreduce ---

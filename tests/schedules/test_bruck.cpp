@@ -87,7 +87,7 @@ TEST_CASE("bruck: every schedule for p = 2..20, every k, every style is proven")
 
 TEST_CASE("bruck: Allreduce is refused, naming the option and the algorithms that run it") {
     CHECK_THROWS_WITH_AS(generate({Collective::allreduce, "bruck", 2, 8, 64, true}),
-                         "-c/--collective: bruck is an Allgather algorithm; for Allreduce use "
+                         "-c/--collective: bruck runs allgather, alltoall only; for allreduce use "
                          "one of ring, k-ring, rd, rm, prd, prm",
                          InputError);
 }

@@ -192,8 +192,8 @@ TEST_CASE("reduce_scatter and alltoall: refusals name the option and the valid c
           "ring, k-ring, rd, rm, prd, prm, bruck");
     CHECK(refusal(Collective::alltoall, "ring") ==
           "-c/--collective: ring runs allgather, allreduce, reduce_scatter only; for alltoall use "
-          "one of pairwise, scattered");
+          "one of bruck, pairwise, scattered");
     CHECK(refusal(Collective::reduce_scatter, "scattered") ==
           "-c/--collective: scattered runs alltoall only; for reduce_scatter use one of ring, "
-          "k-ring, pairwise");
+          "k-ring, pairwise, rh");
 }

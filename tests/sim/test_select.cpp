@@ -151,7 +151,7 @@ TEST_CASE("ring and rd are simulated for the baseline even when not ranked") {
     }
 }
 
-TEST_CASE("bruck runs only when named, and only for Allgather") {
+TEST_CASE("bruck runs only when named, and of the swept collectives only for Allgather") {
     SelectRequest r = small_request(two_level(3));
     const SelectResult plain = select(r);
     CHECK(plain.algorithms == std::vector<std::string>{"ring", "k-ring", "rd", "rm", "prd", "prm"});
@@ -162,7 +162,7 @@ TEST_CASE("bruck runs only when named, and only for Allgather") {
         const AlgorithmOutcome& o = outcome(p, "bruck");
         if (p.collective == Collective::allreduce) {
             CHECK_FALSE(o.available);
-            CHECK(o.skipped == "bruck runs Allgather only");
+            CHECK(o.skipped == "bruck does not build allreduce");
         } else {
             CHECK(o.available);
             CHECK(o.candidates.size() == 15);  // k = 2..16 at p = 16
@@ -229,7 +229,7 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     r.algorithms = {"rm", "bogus"};
     CHECK(message(r) ==
           "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, knomial, "
-          "binomial, pairwise, scattered)");
+          "binomial, pairwise, scattered, rh)");
     r = base;
     r.radices = {1};
     CHECK(message(r) == "-k: every k must be at least 2 (got 1)");

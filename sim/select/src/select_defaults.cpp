@@ -95,10 +95,4 @@ std::vector<Collective> parse_select_collectives(const std::vector<std::string>&
     return out;
 }
 
-bool default_candidate(const AlgorithmInfo& info, Collective collective) {
-    if (!builds(info, collective)) return false;
-    const bool older = collective == Collective::allgather || collective == Collective::allreduce;
-    return !older || info.swept_by_default;
-}
-
 }  // namespace piccolo

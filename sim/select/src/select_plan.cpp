@@ -147,10 +147,7 @@ class Planner {
         if (!sweep_.algorithms[a].reported_at(collective) && !is_baseline(collective, info.name))
             return;
         if (!builds(info, collective)) {
-            set.unavailable = info.collectives == collective_bit(Collective::allgather)
-                                  ? fmt::format("{} runs Allgather only", info.name)
-                                  : fmt::format("{} does not build {}", info.name,
-                                                to_string(collective));
+            set.unavailable = fmt::format("{} does not build {}", info.name, to_string(collective));
             return;
         }
         const std::vector<int> ks =

@@ -31,8 +31,8 @@ void run_algorithms(int ranks) {
     fmt::print(
         "\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
         "size), bcast and reduce (size = the whole buffer, MPI's count; --root, default 0; "
-        "knomial, binomial), reduce_scatter (size = per-rank block; ring, k-ring, pairwise), "
-        "alltoall (size = block per rank pair; pairwise, scattered).\n");
+        "knomial, binomial), reduce_scatter (size = per-rank block; ring, k-ring, pairwise, rh), "
+        "alltoall (size = block per rank pair; bruck, pairwise, scattered).\n");
 }
 
 }  // namespace

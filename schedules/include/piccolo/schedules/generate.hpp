@@ -14,7 +14,8 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered
+    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise,
+    // scattered, rh
     std::string algorithm;
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
@@ -42,10 +43,11 @@ struct AlgorithmInfo {
     std::vector<int> (*valid_radices)(Rank p) = nullptr;
     bool (*accepts_radix)(Rank p, int k) = nullptr;
     Schedule (*generate)(const GenerateRequest& request) = nullptr;
-    // Whether `piccolo select` and the executor sweep it when no algorithm is named: false for
-    // algorithms added after the default sweep's output was fixed (bruck), so that the default
-    // candidates, and every file written from them, stay as they were.
-    bool swept_by_default = true;
+    // Whether `piccolo select` and piccolo-run-mpi run it only when -a names it (default_candidate):
+    // bruck, added to Allgather after the default selection's output was fixed (every file
+    // written from it stays as it was), and whose every-k Alltoall at 256 ranks would cost more
+    // than the rest of `piccolo select -c all` together (tools/bench/README.md).
+    bool named_only = false;
     // The collectives it builds (collective_bit per Collective); generate() refuses the others
     // with one line naming the algorithms that build the collective asked for. builds() reads it.
     unsigned collectives = allgather_allreduce;
@@ -53,6 +55,8 @@ struct AlgorithmInfo {
 
 // Does the algorithm build this collective (AlgorithmInfo::collectives)?
 bool builds(const AlgorithmInfo& info, Collective collective);
+// Is it a candidate of the collective when no algorithm is named? builds() and not named_only.
+bool default_candidate(const AlgorithmInfo& info, Collective collective);
 
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputError

@@ -35,8 +35,11 @@ struct TaskCounts {
 //   rd, rm, prd, prm with core P, e = p - P folded ranks and round radices k_1..k_n:
 //     Allgather: 2 e + P sum (k_i - 1) transfers, P permutes for prd/prm;
 //     Allreduce: the same transfers, e + n P reduces.
-//   bruck (Allgather only): p times the partners of every phase transfers (p (k - 1) log_k p
+//   bruck Allgather: p times the partners of every phase transfers (p (k - 1) log_k p
 //     when p = k^n), p - 1 permutes; O(sqrt(p) log p) for its pipelined dependency count.
+//   bruck Alltoall: the same transfers, 3 p permutes (a rotation before, two passes after).
+//   rh (Reduce_scatter) with P = 2^floor(log2 p), rem = p - P: 2 rem + P log2 P transfers,
+//     rem + P log2 P reduces.
 TaskCounts count_tasks(const GenerateRequest& request);
 
 // Equal strings for two requests of the same collective, p, style and payload setting mean

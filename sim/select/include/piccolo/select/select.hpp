@@ -127,10 +127,6 @@ inline constexpr Rank select_root = 0;
 // are skipped. Throws InputError naming -c/--collective and the valid values.
 std::vector<Collective> parse_select_collectives(const std::vector<std::string>& names);
 
-// Is the algorithm a candidate of the collective when no algorithm is named? Allgather and
-// Allreduce: the algorithms swept by default (AlgorithmInfo::swept_by_default: not bruck, so that
-// their default output stays as it was); the other collectives: every algorithm that builds them.
-bool default_candidate(const AlgorithmInfo& info, Collective collective);
 
 // Ties. Predicted times within a relative 1e-9 of each other are equal: a difference below that
 // is floating-point noise, not a prediction. Among equal candidates the choice follows a fixed
