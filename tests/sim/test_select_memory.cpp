@@ -115,7 +115,8 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
             !pieces_follow_ranks(c.collective),  // the selector's payload (select_plan.hpp)
             c.style};
         const std::uint64_t estimate = detail::estimate_job_bytes(
-            count_tasks(request), request.ranks, machine.sharing == Sharing::fair);
+            count_tasks(request), request.ranks, machine.sharing == Sharing::fair,
+            machine.device_radix);
         const std::uint64_t measured = measured_job_bytes(request, machine);
         CAPTURE(std::string(c.algorithm));
         CAPTURE(c.p);

@@ -28,6 +28,7 @@
 #include "engine_levels.hpp"
 #include "engine_pools.hpp"
 #include "event_queue.hpp"
+#include "flow_times.hpp"
 #include "give_up.hpp"
 #include "network.hpp"
 #include "piccolo/core/error.hpp"
@@ -100,11 +101,6 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             receiving_.assign(s.size(), false);
         }
         if (!levels_fixed_) level_.assign(s.size(), 0);
-        if (network_.fair()) {
-            inject_start_.assign(s.size(), never);
-            data_end_.assign(s.size(), never);
-            reception_start_.assign(s.size(), never);
-        }
     }
 
     SimResult run() {
@@ -301,11 +297,13 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     // A receive slot or port is taken at r for the transfer whose first byte arrived at `arrival`.
     void start_reception(TaskId t, SimTime r, SimTime arrival, SlotRef slot) {
         const Price& x = price(t);
-        if (is_flow(t)) {
+        if (FlowTimes::Record* flow = fair() ? flow_times_.find(t) : nullptr) {
             slot.hold_until_known();  // until the reception's end is known
-            reception_start_[t] = r;
-            if (data_end_[t] != never) finish_reception(t, x, r, data_end_[t]);
-            return;
+            flow->reception_start = r;
+            if (flow->data_end == never) return;
+            const SimTime end = flow->data_end;
+            if (flow->over()) flow_times_.erase(t);
+            return finish_reception(t, x, r, end);
         }
         finish_reception(t, x, r, arrival - x.L + x.wire, &slot);  // at full speed: W later
     }
@@ -330,21 +328,16 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
 
     // ---- fair sharing -------------------------------------------------------------------------
     void start_flow(TaskId t, const Price& x, std::size_t level, SimTime now) {
-        inject_start_[t] = now;
+        FlowTimes::Record& flow = flow_times_.add(t) = {now, never, never, x.hold != 0};
         if (receive_queues(x))
             events_.push({now + x.L, EventKind::arrive, t});
         else
-            reception_start_[t] = now + x.L;
+            flow.reception_start = now + x.L;
         if (x.hold == 0) return flow_done(t, x, now);  // nothing to move, no gap: instantaneous
         network_.uses(s_.src[t], s_.dst[t], level, x.bytes_per_second, uses_);
         network_.flows().start(t, now, static_cast<double>(x.hold),
                                static_cast<double>(x.hold - x.wire), uses_);
         if (x.wire == 0) flow_done(t, x, now);  // no bytes to move: only the gap's tail runs
-    }
-
-    // Did the transfer move as a fair-share flow (else its injection took exactly W)?
-    [[nodiscard]] bool is_flow(TaskId t) const {
-        return !Plain && !inject_start_.empty() && inject_start_[t] != never;
     }
 
     // Every event at `now` has been served: the flows that started or ended get their shares,
@@ -370,20 +363,28 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
             // As the flows' own events would: past the give-up limit, run() stops here.
             if (record_.latest_completion() > give_up_.stop_after()) return;
         }
-        for (TaskId t : ended_)
-            record_.wait(WaitPoint::fair_sharing, now - inject_start_[t] - price(t).hold);
+        for (TaskId t : ended_) {
+            FlowTimes::Record& flow = *flow_times_.find(t);
+            record_.wait(WaitPoint::fair_sharing, now - flow.start - price(t).hold);
+            flow.working = false;
+            if (flow.over()) flow_times_.erase(t);
+        }
     }
 
     // The flow's last byte has left at `end`.
     void flow_done(TaskId t, const Price& x, SimTime end) {
-        data_end_[t] = end;
+        FlowTimes::Record& flow = *flow_times_.find(t);
+        flow.data_end = end;
         if (tracing()) {
-            record_.trace(t).inject_start = to_seconds(inject_start_[t]);
+            record_.trace(t).inject_start = to_seconds(flow.start);
             record_.trace(t).inject_end = to_seconds(end);
         }
+        // Read before the calls below, which may start other flows and move the records.
+        const SimTime reception = flow.reception_start;
+        if (flow.over()) flow_times_.erase(t);
         release_sender(t, x, end, end);
         if (!x.rendezvous) sent(t, end);
-        if (reception_start_[t] != never) finish_reception(t, x, reception_start_[t], end);
+        if (reception != never) finish_reception(t, x, reception, end);
     }
 
     // ---- completions ----------------------------------------------------------------------------
@@ -446,9 +447,7 @@ class Engine : PoolQueues<Engine<Plain>, Plain> {
     bool receive_slots_limited_ = false;
     std::vector<std::uint8_t> level_;  // per transfer, from READY on: the level pricing it
     bool levels_fixed_ = false;        // level_ was given (a quotient schedule)
-    // Fair sharing only, per task: when its flow started, when its data was done, and when its
-    // reception started (whichever of the last two comes second finishes the reception).
-    std::vector<SimTime> inject_start_, data_end_, reception_start_;
+    FlowTimes flow_times_;  // fair sharing only: the times of the flows under way
     // cpu overheads only, per task: its reception is over, so its processor request is its o_r.
     std::vector<bool> receiving_;
     std::vector<FairShare::Use> uses_;                        // scratch

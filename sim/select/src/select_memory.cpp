@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <condition_variable>
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <string_view>
 
 #include "piccolo/select/select.hpp"
@@ -53,28 +55,42 @@ std::uint64_t default_memory_budget() {
 
 namespace detail {
 
-std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks, bool fair_sharing) {
+std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks, bool fair_sharing,
+                                 std::optional<int> device_radix) {
     // Per task: kind, ranks, size class and dependency offsets (17 B) in the DAG, successor
     // offsets, the engine's level and its waiters' counters and times; per dependency id: the
     // id, its successor entry and the generators' scratch (Allreduce reverses an Allgather); per
     // transfer of the widest round: its event, the event batch's merge scratch and its place in
     // a slot queue, all at once where the round starts together (an all-to-all). Measured peaks
-    // are 0.42 to 0.82 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
-    // pools and the record. Fair sharing adds three times per task (the flow's start, its data's
-    // end, the reception's start) and, per transfer of the widest round, a flow (fair_share.hpp)
-    // and its entries in its group's heaps. A dependency id of a list that a round's tasks share
-    // whole (TaskCounts::shared_dependency_ids: scattered Alltoall) costs its id and a share of
-    // the joined successor entries: 6 B (p = 1024, mpi style: measured 337 MB against 466 MB
+    // are 0.48 to 0.75 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
+    // pools and the record. A dependency id of a list that a round's tasks share whole
+    // (TaskCounts::shared_dependency_ids: scattered Alltoall) costs its id and a share of the
+    // joined successor entries: 6 B (p = 1024, mpi style: measured 337 MB against 466 MB
     // estimated, where 16 B a dependency gave 1.1 GB; tests/sim/test_select_memory.cpp).
     constexpr std::uint64_t per_task = 40, per_dependency = 16, per_payload = 12, per_rank = 1024;
     constexpr std::uint64_t per_shared_dependency = 6;
     constexpr std::uint64_t per_waiting = 40;
-    constexpr std::uint64_t per_task_fair = 24, per_waiting_fair = 96;
-    constexpr std::uint64_t fixed = std::uint64_t{4} << 20;
-    return fixed + (per_task + (fair_sharing ? per_task_fair : 0)) * c.tasks() +
+    // Fair sharing, per flow under way: the flow (fair_share.hpp), its entries in its group's
+    // heaps, and its three times with their place in the lookup (flow_times.hpp). The flows under
+    // way are at most the widest round, and with a device radix R at most 2 R a rank (a flow
+    // holds a send slot until its last byte has left, then a receive slot until it is received:
+    // rm with k = 2048 on 2048 ranks of delta keeps 32,648 under way, 2 x 8 x 2048 = 32,768).
+    constexpr std::uint64_t per_flow = 160;
+    std::uint64_t flows = 0;
+    if (fair_sharing) {
+        flows = c.widest_round;
+        if (device_radix)
+            flows = std::min(flows, 2 * static_cast<std::uint64_t>(*device_radix) *
+                                        static_cast<std::uint64_t>(ranks));
+    }
+    // What a job holds whatever its size, and what the process holds beside its jobs (allocator
+    // arenas, results): with 4 MiB, the sweep of `cli: select stays within --memory-budget`
+    // (tests/sim/select_budget.sh) peaked at 35.7 MB under its 32 MiB budget.
+    constexpr std::uint64_t fixed = std::uint64_t{8} << 20;
+    return fixed + per_task * c.tasks() +
            per_dependency * (c.dependency_ids - c.shared_dependency_ids) +
            per_shared_dependency * c.shared_dependency_ids + per_payload * c.payload_ids +
-           (per_waiting + (fair_sharing ? per_waiting_fair : 0)) * c.widest_round +
+           per_waiting * c.widest_round + per_flow * flows +
            per_rank * static_cast<std::uint64_t>(ranks);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,11 @@ namespace piccolo::detail {
 // Peak bytes of one job: the generated DAG (with its generator's scratch), its successor lists
 // and the engine's state, from the counts generate() will produce. Calibrated on the generators
 // and engine of this version (docs/architecture.md, "Memory"); conservative by design.
-// `fair_sharing`: the replays share lanes fairly (contention on, sharing: fair).
-std::uint64_t estimate_job_bytes(const TaskCounts& counts, Rank ranks, bool fair_sharing);
+// `fair_sharing`: the replays share lanes fairly (contention on, sharing: fair);
+// `device_radix`: the machine's send and receive slots per device (empty: unlimited), which
+// bound how many flows are under way at once.
+std::uint64_t estimate_job_bytes(const TaskCounts& counts, Rank ranks, bool fair_sharing,
+                                 std::optional<int> device_radix);
 
 // The resident set of this process now, from /proc/self/statm (0 where there is none).
 std::uint64_t resident_bytes();

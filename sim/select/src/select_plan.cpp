@@ -117,9 +117,11 @@ class Planner {
         unit.stage = unit.bounded ? 2 : 0;
         if (uneven && !indexable) note_uneven(c, ranks);
         const bool fair = request_.contention && request_.machine.sharing == Sharing::fair;
-        unit.estimate =
-            estimate_job_bytes(replayed, ranks, fair) +
-            (representatives > 0 && unit.full_too ? estimate_job_bytes(counts, ranks, fair) : 0);
+        const std::optional<int> radix = request_.machine.device_radix;
+        unit.estimate = estimate_job_bytes(replayed, ranks, fair, radix) +
+                        (representatives > 0 && unit.full_too
+                             ? estimate_job_bytes(counts, ranks, fair, radix)
+                             : 0);
         for (const Scale& scale : sweep_.scales)
             if (scale.ranks() == ranks) {
                 unit.runs += sizes;
