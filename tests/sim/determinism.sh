@@ -4,16 +4,17 @@
 # the default (every core). Every selection output is compared (table, CSV, JSON, YAML and the
 # tuning files), the same for -c all (every collective; table, CSV, JSON and YAML, the formats
 # that carry Bcast, Reduce, Reduce_scatter and Alltoall), and piccolo sim --json run twice.
-#   determinism.sh PICCOLO WORKDIR
+#   determinism.sh PICCOLO WORKDIR [NODES]
+# NODES is the sweep's --nodes, 1,8,32 unless given (the sanitizer builds give a smaller one).
 set -uo pipefail
-piccolo=$1 work=$2
+piccolo=$1 work=$2 nodes=${3:-1,8,32}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 outputs=(table.txt sel.csv sel.json sel.yaml tuning.json rules.txt)
 select_into() {  # select_into DIR [--threads N]
     local dir=$1
     shift
     mkdir -p "$dir" &&
-        "$piccolo" select --nodes 1,8,32 --sizes 8-4MiB "$@" -o "$dir/table.txt" --emit csv \
+        "$piccolo" select --nodes "$nodes" --sizes 8-4MiB "$@" -o "$dir/table.txt" --emit csv \
             -o "$dir/sel.csv" --emit json -o "$dir/sel.json" --emit yaml -o "$dir/sel.yaml" \
             --emit mpich-json -o "$dir/tuning.json" --mpich-version 4.1 --emit openmpi-rules \
             -o "$dir/rules.txt" 2> "$dir/stderr.txt"
@@ -46,7 +47,7 @@ select_all_into() {  # select_all_into DIR [--threads N]
     local dir=$1
     shift
     mkdir -p "$dir" &&
-        "$piccolo" select -c all --nodes 1,8,32 --sizes 8-4MiB "$@" -o "$dir/table.txt" \
+        "$piccolo" select -c all --nodes "$nodes" --sizes 8-4MiB "$@" -o "$dir/table.txt" \
             --emit csv -o "$dir/sel.csv" --emit json -o "$dir/sel.json" --emit yaml \
             -o "$dir/sel.yaml" 2> "$dir/stderr.txt"
 }
