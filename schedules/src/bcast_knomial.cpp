@@ -1,6 +1,8 @@
 // Bcast over a k-nomial tree (knomial_tree.hpp), radix k; k = 2 is the binomial tree of MPICH's
 // MPIR_Bcast_intra_binomial (src/mpi/coll/bcast/bcast_intra_binomial.c, MPICH v4.1.2), and the
-// tree of MPIR_Bcast_intra_tree with tree_type knomial (the same file's directory) for any k.
+// tree of MPIR_Bcast_intra_tree with tree type knomial_2 for any k (MPICH v4.1.2,
+// src/mpi/coll/algorithms/treealgo/treeutil.c, MPII_Treeutil_tree_knomial_2_init: a rank's parent
+// clears its lowest nonzero base-k digit; knomial_1 numbers the subtrees contiguously instead).
 // The whole buffer is one segment: a rank forwards it only after it has all of it.
 //
 // Levels run farthest first, as MPICH's binomial sends (mask from high to low): in round

@@ -1,11 +1,15 @@
-// Runs Allgather, Allreduce, Bcast, Barrier and Reduce through the MPI library it is linked with
-// and checks every result, so that a tuning file the library loads is shown to keep the
-// collectives correct. Built twice (MPICH and Open MPI, tests/mpi/CMakeLists.txt).
+// Runs Allgather, Allreduce, Bcast, Reduce, Reduce_scatter_block, Alltoall and Barrier through the
+// MPI library it is linked with and checks every result, so that a tuning file the library loads
+// is shown to keep the collectives correct. Built twice (MPICH and Open MPI,
+// tests/mpi/CMakeLists.txt).
 //
-//   collectives_check [--allgather BYTES] [--allreduce BYTES] [--only allgather|allreduce]
+//   collectives_check [--allgather BYTES] [--allreduce BYTES] [--bcast BYTES] [--reduce BYTES]
+//                     [--reduce_scatter BYTES] [--alltoall BYTES] [--only COLLECTIVE]
 //
-// Allgather BYTES is the per-rank contribution and Allreduce BYTES the vector size (ints, so a
-// multiple of 4), as in piccolo select. Exit status 0: every result was right; 1: a result was
+// BYTES (ints, so a multiple of 4) as in piccolo select: Allgather's per-rank contribution,
+// Allreduce's vector, Bcast's and Reduce's buffer (root 0), Reduce_scatter_block's recvcount x 4,
+// Alltoall's sendcount x 4. --only runs that one collective (no Barrier). Exit status 0: every
+// result was right; 1: a result was
 // wrong (the rank and the first wrong element are printed); 2: bad arguments; 3: a collective
 // returned an error (printed with the library's error string: a tuning file naming an algorithm
 // that cannot run shows up this way in Open MPI; MPICH asserts instead).
@@ -19,11 +23,20 @@
 
 namespace {
 
+constexpr const char* names[] = {"allgather", "allreduce",      "bcast",
+                                 "reduce",    "reduce_scatter", "alltoall"};
+constexpr int count_of_names = 6;
+
 struct Options {
-    long allgather_bytes = 4096;
-    long allreduce_bytes = 4096;
-    std::string only;  // empty: all five collectives
+    long bytes[count_of_names] = {4096, 4096, 4096, 4096, 4096, 4096};  // in the order of names
+    std::string only;  // empty: every collective
 };
+
+int index_of(const std::string& name) {
+    for (int i = 0; i < count_of_names; ++i)
+        if (name == names[i]) return i;
+    return -1;
+}
 
 bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -36,14 +49,11 @@ bool parse(int argc, char** argv, Options& o) {
         char* end = nullptr;
         const long bytes = std::strtol(value, &end, 10);
         if (*end != '\0' || bytes < 4 || bytes % 4 != 0) return false;
-        if (option == "--allgather")
-            o.allgather_bytes = bytes;
-        else if (option == "--allreduce")
-            o.allreduce_bytes = bytes;
-        else
-            return false;
+        const int which = option.rfind("--", 0) == 0 ? index_of(option.substr(2)) : -1;
+        if (which < 0) return false;
+        o.bytes[which] = bytes;
     }
-    return argc % 2 == 1 && (o.only.empty() || o.only == "allgather" || o.only == "allreduce");
+    return argc % 2 == 1 && (o.only.empty() || index_of(o.only) >= 0);
 }
 
 // Element i of rank r's contribution: distinct for every (rank, element).
@@ -98,23 +108,54 @@ bool run_allreduce(long bytes, int rank, int size) {
     return check("allreduce", rank, sum, expected);
 }
 
-bool run_others(int rank, int size) {
-    constexpr long count = 1000;
-    std::vector<int> data(count), expected(count);
-    for (long i = 0; i < count; ++i) expected[i] = value(size - 1, i);
-    if (rank == size - 1) data = expected;
-    must_succeed(MPI_Bcast(data.data(), count, MPI_INT, size - 1, MPI_COMM_WORLD), "MPI_Bcast",
-                 rank);
-    bool ok = check("bcast", rank, data, expected);
-    must_succeed(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", rank);
-    std::vector<int> mine(count), sum(count), total(count, 0);
+// Root 0, as piccolo select sweeps Bcast and Reduce.
+bool run_bcast(long bytes, int rank, int) {
+    const long count = bytes / 4;
+    std::vector<int> data(count, -1), expected(count);
+    for (long i = 0; i < count; ++i) expected[i] = value(0, i);
+    if (rank == 0) data = expected;
+    must_succeed(MPI_Bcast(data.data(), static_cast<int>(count), MPI_INT, 0, MPI_COMM_WORLD),
+                 "MPI_Bcast", rank);
+    return check("bcast", rank, data, expected);
+}
+
+bool run_reduce(long bytes, int rank, int size) {
+    const long count = bytes / 4;
+    std::vector<int> mine(count), sum(count, -1), total(count, 0);
     for (long i = 0; i < count; ++i) mine[i] = value(rank, i);
     for (int r = 0; r < size; ++r)
         for (long i = 0; i < count; ++i) total[i] += value(r, i);
-    must_succeed(MPI_Reduce(mine.data(), sum.data(), count, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD),
+    must_succeed(MPI_Reduce(mine.data(), sum.data(), static_cast<int>(count), MPI_INT, MPI_SUM, 0,
+                            MPI_COMM_WORLD),
                  "MPI_Reduce", rank);
-    if (rank == 0) ok = check("reduce", rank, sum, total) && ok;
-    return ok;
+    return rank != 0 || check("reduce", rank, sum, total);
+}
+
+// MPI_Reduce_scatter_block: rank r ends with the sum of every rank's block r.
+bool run_reduce_scatter(long bytes, int rank, int size) {
+    const long count = bytes / 4;
+    std::vector<int> mine(count * size), sum(count, -1), expected(count, 0);
+    for (long i = 0; i < count * size; ++i) mine[i] = value(rank, i);
+    for (int r = 0; r < size; ++r)
+        for (long i = 0; i < count; ++i) expected[i] += value(r, rank * count + i);
+    must_succeed(MPI_Reduce_scatter_block(mine.data(), sum.data(), static_cast<int>(count),
+                                          MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 "MPI_Reduce_scatter_block", rank);
+    return check("reduce_scatter", rank, sum, expected);
+}
+
+// Block d of rank r's send buffer goes to rank d; the receive buffer starts at -1, so an
+// algorithm that ignores the send buffer (MPICH's in-place pairwise_sendrecv_replace) shows.
+bool run_alltoall(long bytes, int rank, int size) {
+    const long count = bytes / 4;
+    std::vector<int> mine(count * size), got(count * size, -1), expected(count * size);
+    for (long i = 0; i < count * size; ++i) mine[i] = value(rank, i);
+    for (int r = 0; r < size; ++r)
+        for (long i = 0; i < count; ++i) expected[r * count + i] = value(r, rank * count + i);
+    must_succeed(MPI_Alltoall(mine.data(), static_cast<int>(count), MPI_INT, got.data(),
+                              static_cast<int>(count), MPI_INT, MPI_COMM_WORLD),
+                 "MPI_Alltoall", rank);
+    return check("alltoall", rank, got, expected);
 }
 
 }  // namespace
@@ -129,21 +170,25 @@ int main(int argc, char** argv) {
     if (!parse(argc, argv, o)) {
         if (rank == 0)
             std::fprintf(stderr,
-                         "collectives_check: usage: [--allgather BYTES] [--allreduce BYTES] "
-                         "[--only allgather|allreduce] (BYTES: a multiple of 4, at least 4)\n");
+                         "collectives_check: usage: [--COLLECTIVE BYTES]... [--only COLLECTIVE] "
+                         "(COLLECTIVE: allgather, allreduce, bcast, reduce, reduce_scatter or "
+                         "alltoall; BYTES: a multiple of 4, at least 4)\n");
         MPI_Finalize();
         return 2;
     }
+    using Run = bool (*)(long, int, int);
+    constexpr Run runs[] = {run_allgather, run_allreduce,      run_bcast,
+                            run_reduce,    run_reduce_scatter, run_alltoall};
     bool ok = true;
-    if (o.only.empty() || o.only == "allgather") ok = run_allgather(o.allgather_bytes, rank, size);
-    if (o.only.empty() || o.only == "allreduce")
-        ok = run_allreduce(o.allreduce_bytes, rank, size) && ok;
-    if (o.only.empty()) ok = run_others(rank, size) && ok;
+    for (int i = 0; i < count_of_names; ++i)
+        if (o.only.empty() || o.only == names[i]) ok = runs[i](o.bytes[i], rank, size) && ok;
+    if (o.only.empty()) must_succeed(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", rank);
     int all_ok = ok ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
-        std::printf("collectives_check: %d ranks, allgather %ld B per rank, allreduce %ld B: %s\n",
-                    size, o.allgather_bytes, o.allreduce_bytes, all_ok ? "correct" : "WRONG");
+        std::printf("collectives_check: %d ranks, %s: %s\n", size,
+                    o.only.empty() ? "every collective" : o.only.c_str(),
+                    all_ok ? "correct" : "WRONG");
     MPI_Finalize();
     return all_ok ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shows that a real MPI library loads a tuning file piccolo writes and obeys its rules:
-#  1. piccolo select writes the file for 3 ranks per node on 1 and 2 nodes;
-#  2. collectives_check runs Allgather, Allreduce, Bcast, Barrier and Reduce under it: correct;
+#  1. piccolo select -c all writes the file for 3 ranks per node on 1 and 2 nodes;
+#  2. collectives_check runs Allgather, Allreduce, Bcast, Reduce, Reduce_scatter_block, Alltoall
+#     and Barrier under it: correct;
 #  3. per collective, the rule the library applies to the checked call (tuning_rule.py, from the
 #     library's lookup) is replaced by an algorithm that cannot run there: the run must fail
 #     with that algorithm's error (an impossible choice is caught and was really made);
@@ -15,9 +16,20 @@
 # called directly, so an impossible one trips the algorithm's own assertion: recursive doubling
 # Allgather on 3 ranks (allgather_intra_recursive_doubling.c: power-of-2 sizes only) and
 # reduce-scatter/allgather Allreduce of 1 int on 3 ranks (allreduce_intra_reduce_scatter_allgather.c:
-# count >= pof2). Open MPI (4.1): algorithm 6 of Allgather (two_proc) returns
-# MPI_ERR_UNSUPPORTED_OPERATION on 3 ranks (coll_base_allgather.c), and Allreduce has no
-# algorithm 7 (coll_tuned_allreduce_decision.c returns MPI_ERR_ARG); release builds print no
+# count >= pof2); reduce-scatter/gather Reduce of 1 int on 3 ranks (reduce_intra_reduce_scatter_gather.c,
+# line 88: count >= pof2); noncommutative Reduce_scatter_block on 3 ranks
+# (reduce_scatter_block_intra_noncommutative.c, line 57: pof2 == comm_size). No Bcast algorithm of
+# 4.0.2 fails on 3 ranks of one node (smp needs a parent communicator, and MPI_COMM_WORLD is one:
+# src/mpi/comm/commutil.c), so Bcast's rule names Reduce's binomial: MPIR_Bcast_allcomm_auto has
+# no case for another collective's algorithm and asserts (src/mpi/coll/mpir_coll.c, written by
+# maint/gen_coll.py: "default: MPIR_Assert(0)"). Alltoall's pairwise_sendrecv_replace works in
+# place on the receive buffer and never reads the send buffer
+# (alltoall_intra_pairwise_sendrecv_replace.c): the results are wrong, which collectives_check
+# reports ("alltoall element ..."). Open MPI (4.1): algorithm 6 of Allgather and 5 of Alltoall
+# (two_proc) return MPI_ERR_UNSUPPORTED_OPERATION on 3 ranks (coll_base_allgather.c,
+# coll_base_alltoall.c), and Allreduce has no algorithm 7, Bcast no 10, Reduce no 8,
+# Reduce_scatter_block no 5 (coll_tuned_<collective>_decision.c: past the switch, the do_this
+# function returns MPI_ERR_ARG); release builds print no
 # coll_tuned verbose output (OPAL_OUTPUT is compiled out), so failures are the observable.
 set -uo pipefail
 lib=$1 piccolo=$2 check=$3 python=$4 rule=$5 launcher=$6 work=$7
@@ -42,23 +54,35 @@ fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$piccolo" select --nodes 1,2 --ppn $ranks --sizes 4,64KiB,16MiB --emit "$kind" -o "$file" -o select.txt \
-    2> select.notes || fail "piccolo select: $(cat select.notes)"
-run "$file" --allgather 65536 --allreduce 4 > all.out 2>&1 ||
-    fail "$name with $kind: the collectives failed: $(tail -5 all.out)"
-echo "$name loaded the $kind file; Allgather, Allreduce, Bcast, Barrier, Reduce on $ranks ranks: correct"
+"$piccolo" select -c all --nodes 1,2 --ppn $ranks --sizes 4,64KiB,16MiB --emit "$kind" \
+    -o "$file" -o select.txt 2> select.notes || fail "piccolo select: $(cat select.notes)"
+run "$file" --allgather 65536 --allreduce 4 --bcast 65536 --reduce 4 --reduce_scatter 4 \
+    --alltoall 65536 > all.out 2>&1 || fail "$name with $kind: the collectives failed: $(tail -5 all.out)"
+echo "$name loaded the $kind file (-c all); Allgather, Allreduce, Bcast, Reduce," \
+    "Reduce_scatter_block, Alltoall, Barrier on $ranks ranks: correct"
 
 # collective, bytes, the impossible algorithm, the error the library must report for it
 if [[ $lib == mpich ]]; then
     cases=("allgather 65536 MPIR_Allgather_intra_recursive_doubling allgather_intra_recursive_doubling.c"
-           "allreduce 4 MPIR_Allreduce_intra_reduce_scatter_allgather allreduce_intra_reduce_scatter_allgather.c")
+           "allreduce 4 MPIR_Allreduce_intra_reduce_scatter_allgather allreduce_intra_reduce_scatter_allgather.c"
+           "bcast 65536 MPIR_Reduce_intra_binomial mpir_coll.c"
+           "reduce 4 MPIR_Reduce_intra_reduce_scatter_gather reduce_intra_reduce_scatter_gather.c"
+           "reduce_scatter 4 MPIR_Reduce_scatter_block_intra_noncommutative reduce_scatter_block_intra_noncommutative.c"
+           "alltoall 65536 MPIR_Alltoall_intra_pairwise_sendrecv_replace alltoall element")
 else
     cases=("allgather 65536 6 MPI_ERR_UNSUPPORTED_OPERATION"
-           "allreduce 4 7 MPI_ERR_ARG")
+           "allreduce 4 7 MPI_ERR_ARG"
+           "bcast 65536 10 MPI_ERR_ARG"
+           "reduce 4 8 MPI_ERR_ARG"
+           "reduce_scatter 4 5 MPI_ERR_ARG"
+           "alltoall 65536 5 MPI_ERR_UNSUPPORTED_OPERATION")
 fi
-ompi_name() {  # coll_tuned_allgather_decision.c / coll_tuned_allreduce_decision.c, v4.1.4
+ompi_name() {  # coll_tuned_<collective>_decision.c, v4.1.4
     case $1:$2 in
-        *:0) echo "0 (Open MPI's own decision)" ;; *:3) echo "3 (recursive_doubling)" ;; *:4) echo "4 (ring)" ;;
+        *:0) echo "0 (Open MPI's own decision)" ;;
+        allgather:3 | allreduce:3) echo "3 (recursive_doubling)" ;; allgather:4 | allreduce:4) echo "4 (ring)" ;;
+        bcast:7) echo "7 (knomial)" ;; reduce:5) echo "5 (binomial)" ;; reduce_scatter:3) echo "3 (recursive_halving)" ;;
+        alltoall:2) echo "2 (pairwise)" ;; alltoall:3) echo "3 (modified_bruck)" ;;
         *) echo "$2" ;;
     esac
 }

@@ -6,8 +6,10 @@ which rule the library obeyed.
     tuning_rule.py which  KIND FILE COLLECTIVE RANKS BYTES
     tuning_rule.py poison KIND FILE COLLECTIVE RANKS BYTES ALGORITHM OUT [--others]
 
-KIND: mpich-json or openmpi-rules. BYTES: Allgather per-rank contribution, Allreduce vector size
-(as piccolo select). The lookup is written from the libraries' sources, independently of
+KIND: mpich-json or openmpi-rules. COLLECTIVE: allgather, allreduce, bcast, reduce, reduce_scatter
+(MPI_Reduce_scatter_block) or alltoall. BYTES as piccolo select: Allgather per-rank contribution,
+Allreduce vector size, Bcast and Reduce buffer, Reduce_scatter recvcount x type size, Alltoall
+sendcount x type size. The lookup is written from the libraries' sources, independently of
 piccolo's emitters: MPICH v4.0.2 src/mpi/coll/src/csel.c (MPIR_Csel_search: siblings in file
 order, the first whose condition holds), Open MPI v4.1.4 ompi/mca/coll/tuned/
 coll_tuned_dynamic_rules.c (the rule with the largest size <= the call's, else the first).
@@ -19,15 +21,23 @@ import sys
 from collections import OrderedDict
 
 
+# csel.c: total_msg_size is the size x comm size; avg_msg_size (Allreduce, Bcast, Reduce,
+# Alltoall) the size itself, and the only size key of the others' rules.
+TOTAL_ONLY = ("allgather", "reduce_scatter")
+
+
 def mpich_holds(key, ranks, size_bytes, collective):
-    """Whether an MPICH operator key holds for a commutative built-in op on one node."""
-    total = size_bytes * ranks if collective == "allgather" else size_bytes
+    """Whether an MPICH operator key holds for a commutative built-in op on one node, with
+    separate send and receive buffers."""
+    total = size_bytes * ranks if collective in TOTAL_ONLY else size_bytes
     if key.endswith("=any") or key == "comm_type=intra":
         return True
     if key == "comm_size=pow2":
         return ranks & (ranks - 1) == 0
     if key == "is_commutative=no":
         return False  # MPI_SUM
+    if key == "is_sendbuf_inplace=yes":
+        return False
     m = re.fullmatch(r"(comm_size|comm_avg_ppn|avg_msg_size|total_msg_size)<=(\d+)", key)
     if m:
         value = {"comm_size": ranks, "comm_avg_ppn": ranks,  # one node: ppn = comm size
@@ -66,7 +76,9 @@ def mpich(args):
     mode, _, file, collective, ranks, size_bytes = args[:6]
     with open(file, encoding="utf-8") as f:
         tree = json.load(f, object_pairs_hook=OrderedDict)
-    entry = tree[f"collective={collective}"]
+    # piccolo's reduce_scatter is MPI_Reduce_scatter_block
+    name = "reduce_scatter_block" if collective == "reduce_scatter" else collective
+    entry = tree[f"collective={name}"]
     path = mpich_find(entry, int(ranks), int(size_bytes), collective)
     leaf = at(entry, path)
     if mode == "which":
@@ -99,8 +111,11 @@ def openmpi(args):
     with open(file, encoding="utf-8") as f:
         text = f.read()
     tokens, i = openmpi_tokens(text), 1
-    wanted = {"allgather": 0, "allreduce": 2}[collective]
-    msg = size_bytes * ranks if collective == "allgather" else size_bytes
+    # COLLTYPE, ompi/mca/coll/base/coll_base_functions.h; the sizes: coll_tuned_decision_dynamic.c
+    wanted = {"allgather": 0, "allreduce": 2, "alltoall": 3, "bcast": 7, "reduce": 11,
+              "reduce_scatter": 13}[collective]
+    times_p = collective in ("allgather", "alltoall", "reduce_scatter")
+    msg = size_bytes * ranks if times_p else size_bytes
     found, algorithm_tokens = None, []
     for _ in range(tokens[0][0]):
         coll_id, n_comm = tokens[i][0], tokens[i + 1][0]

@@ -90,8 +90,8 @@ TEST_CASE("bad inputs: one line naming the option") {
     check_error({"select", "-a", "pairwise", "-c", "bcast"},
                 "-a/--algorithms: pairwise builds none of the collectives asked for (bcast); it "
                 "builds reduce_scatter, alltoall; for bcast use knomial, binomial");
-    check_error({"select", "-c", "allgather,bcast", "--emit", "mpich-json", "-o", "x.json"},
-                "--emit mpich-json with -c bcast: mpich-json writes allgather and allreduce "
+    check_error({"select", "-c", "allgather,bcast", "--emit", "piccl-env", "-o", "x.env"},
+                "--emit piccl-env with -c bcast: piccl-env writes allgather and allreduce "
                 "only; leave bcast out of -c, or write the selection with --format table, csv, "
                 "json or yaml");
     check_error({"select", "--machine", "no-such-machine"}, "no-such-machine");

@@ -13,14 +13,15 @@
 // Facts of MPICH's reader that shape the file:
 //  - Siblings are tried in file order; a "<=" operator must have a following sibling and the last
 //    sibling must be "=any" (validate_tree()), so every level ends with an "=any" branch.
-//  - avg_msg_size is defined for Allreduce (count x type size = piccolo's vector size) but not
-//    for Allgather (get_avg_msgsize() asserts), so Allgather rules use total_msg_size =
-//    recvcount x type size x comm_size = per-rank contribution x p.
+//  - avg_msg_size is defined for Allreduce, Bcast, Reduce (count x type size = piccolo's size)
+//    and Alltoall (sendcount x type size) but not for Allgather and Reduce_scatter_block
+//    (get_avg_msgsize() asserts), so their rules use total_msg_size = recvcount x type size x
+//    comm_size = piccolo's size x p.
 //  - Thresholds are read with atoi() into an int: sizes above 2^31 - 1 cannot be written.
 //  - A "comm_size<=p" branch serves every communicator size above the previous branch's; its
 //    Allgather thresholds are per-rank size x p for the swept p.
 //  - The file replaces MPICH's built-in tuning for every collective, and a collective missing
-//    from it fails MPICH's assertion on the selection result; so with --mpich-base the two
+//    from it fails MPICH's assertion on the selection result; so with --mpich-base the emitted
 //    entries are merged into a copy of a complete file (e.g. MPICH's generic.json).
 //
 // Algorithms: per MPICH series (--mpich-version), only those that series has and can run at the
@@ -29,9 +30,14 @@
 // that has one, and a remark says how much slower it was predicted to be.
 //  - Allreduce rules start with "is_commutative=no" -> recursive doubling: MPICH's ring and
 //    recursive multiplying need a commutative operation (coll_algorithms.txt) and a tuning
-//    file's choice is not checked.
+//    file's choice is not checked. Reduce_scatter_block rules start with "is_commutative=no" ->
+//    MPICH's own choice (generic.json: noncommutative on powers of 2, else recursive doubling):
+//    pairwise and recursive halving, all piccolo can name, are commutative only.
+//  - Alltoall rules start with "is_sendbuf_inplace=yes" -> pairwise_sendrecv_replace, MPICH's
+//    only in-place Alltoall: the others assert sendbuf != MPI_IN_PLACE.
+//  - Bcast and Reduce are simulated at root 0; MPICH's rules cannot look at the root.
 //  - The file is complete on its own: the series' built-in rules for every other collective
-//    follow (mpich_defaults.cpp), or, with --mpich-base, the two entries replace the base's.
+//    follow (mpich_defaults.cpp), or, with --mpich-base, the emitted entries replace the base's.
 #include <fmt/format.h>
 #include <algorithm>
 #include <climits>
@@ -53,18 +59,58 @@ using Json = nlohmann::ordered_json;
 struct MpichChoice {
     std::string function;  // MPIR_..._intra_...
     int k = 0;             // 0: no parameter
+    std::string_view param{};  // a fixed parameter key written before k (the Bcast tree's type)
+    int non_blocking = -1;   // >= 0: "is_non_blocking=" (the Bcast tree, 4.2+)
     friend bool operator==(const MpichChoice&, const MpichChoice&) = default;
 };
 
 // MPICH's algorithms for inter-communicators (generic.json), kept so the entry is complete.
 std::string_view inter_algorithm(Collective c) {
-    return c == Collective::allgather ? "MPIR_Allgather_inter_local_gather_remote_bcast"
-                                      : "MPIR_Allreduce_inter_reduce_exchange_bcast";
+    switch (c) {
+        case Collective::allgather:
+            return "MPIR_Allgather_inter_local_gather_remote_bcast";
+        case Collective::allreduce:
+            return "MPIR_Allreduce_inter_reduce_exchange_bcast";
+        case Collective::bcast:
+            return "MPIR_Bcast_inter_remote_send_local_bcast";
+        case Collective::reduce:
+            return "MPIR_Reduce_inter_local_reduce_remote_send";
+        case Collective::reduce_scatter:
+            return "MPIR_Reduce_scatter_block_inter_remote_reduce_local_scatter";
+        case Collective::alltoall:
+            return "MPIR_Alltoall_inter_pairwise_exchange";
+    }
+    return {};
+}
+
+// The piccolo algorithm whose MPICH equivalent runs everywhere in every series: the rule when the
+// sweep simulated nothing the version has (e.g. -a ring for 4.0's Allreduce).
+std::string_view fallback_algorithm(Collective c) {
+    switch (c) {
+        case Collective::allgather:
+        case Collective::allreduce:
+            return "rd";
+        case Collective::bcast:
+        case Collective::reduce:
+            return "binomial";
+        case Collective::reduce_scatter:  // under is_commutative=yes
+        case Collective::alltoall:
+            return "pairwise";
+    }
+    return {};
+}
+
+// Rules compare total_msg_size (piccolo's size x p) where MPICH has no avg_msg_size.
+bool total_size(Collective c) {
+    return c == Collective::allgather || c == Collective::reduce_scatter;
 }
 
 Json leaf(const MpichChoice& choice) {
     Json params = Json::object();
+    if (!choice.param.empty()) params[std::string(choice.param)] = Json::object();
     if (choice.k > 0) params[fmt::format("k={}", choice.k)] = Json::object();
+    if (choice.non_blocking >= 0)
+        params[fmt::format("is_non_blocking={}", choice.non_blocking)] = Json::object();
     Json j;
     j["algorithm=" + choice.function] = std::move(params);
     return j;
@@ -85,7 +131,13 @@ struct Chosen {
 struct Target {
     const mpich::Version& version;
     int ranks;  // communicator sizes the rule serves are judged like this one (power of 2 or not)
+    Style style;
 };
+
+MpichChoice choice_of(const mpich::Algorithm& a, int k, Style style) {
+    return {std::string(a.name), a.takes_k ? k : a.fixed_k, a.fixed_param,
+            a.non_blocking_param ? (style == Style::pipelined ? 1 : 0) : -1};
+}
 
 // The fastest simulated (algorithm, k) that the MPICH version runs at this size; every k that
 // was simulated counts, not only each algorithm's best.
@@ -94,7 +146,7 @@ std::optional<Chosen> fastest_equivalent(const PointSelection& p, const Target& 
     auto consider = [&](std::string_view algorithm, int k, double time) {
         const mpich::Algorithm* a = mpich::equivalent(t.version, p.collective, algorithm, t.ranks);
         if (!a || (a->only_k > 0 && k != a->only_k) || (best && time >= best->time)) return;
-        best = Chosen{{std::string(a->name), a->takes_k ? k : a->fixed_k}, time};
+        best = Chosen{choice_of(*a, k, t.style), time};
     };
     for (const AlgorithmOutcome& o : p.algorithms) {
         if (!o.available) continue;
@@ -108,11 +160,12 @@ std::optional<Chosen> fastest_equivalent(const PointSelection& p, const Target& 
 
 Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
     std::optional<Chosen> best = fastest_equivalent(p, t);
-    // Only when the sweep simulated nothing this version has (e.g. -a ring for 4.0's Allreduce):
-    // recursive doubling runs everywhere in every version.
+    // Only when the sweep simulated nothing this version has (e.g. -a ring for 4.0's Allreduce).
     if (!best)
-        best =
-            Chosen{{std::string(mpich::equivalent(t.version, p.collective, "rd", 1)->name), 0}, 0};
+        best = Chosen{choice_of(*mpich::equivalent(t.version, p.collective,
+                                                    fallback_algorithm(p.collective), 1),
+                                0, t.style),
+                      0};
     const AlgorithmOutcome* top = p.best_outcome();
     if (!losses || !top) return *best;
     ++losses->points;
@@ -128,7 +181,7 @@ Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
 Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const Target& t,
                 Losses* losses) {
     const Collective collective = result.collectives[c];
-    const bool gather = collective == Collective::allgather;
+    const bool gather = total_size(collective);
     const std::string op = gather ? "total_msg_size" : "avg_msg_size";
     const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
 
@@ -167,14 +220,31 @@ Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const 
 Json scale_rules(const SelectResult& result, std::size_t c, std::size_t s,
                  const mpich::Version& version, Losses& losses) {
     const int p = result.scales[s].ranks();
-    Json rules = size_rules(result, c, s, {version, p}, &losses);
+    Json rules = size_rules(result, c, s, {version, p, result.style}, &losses);
     if ((p & (p - 1)) != 0) return rules;
-    Json others = size_rules(result, c, s, {version, p + 1}, nullptr);  // p + 1: not a power of 2
+    // p + 1: not a power of 2
+    Json others = size_rules(result, c, s, {version, p + 1, result.style}, nullptr);
     if (others == rules) return rules;
     Json split;
     split["comm_size=pow2"] = std::move(rules);
     split["comm_size=any"] = std::move(others);
     return split;
+}
+
+// The branches before piccolo's rules: cases its algorithms cannot serve (see the top).
+Json guards(Collective c) {
+    Json intra = Json::object();
+    if (c == Collective::allreduce)
+        intra["is_commutative=no"] = leaf({"MPIR_Allreduce_intra_recursive_doubling"});
+    if (c == Collective::reduce_scatter) {
+        Json own;
+        own["comm_size=pow2"] = leaf({"MPIR_Reduce_scatter_block_intra_noncommutative"});
+        own["comm_size=any"] = leaf({"MPIR_Reduce_scatter_block_intra_recursive_doubling"});
+        intra["is_commutative=no"] = std::move(own);
+    }
+    if (c == Collective::alltoall)
+        intra["is_sendbuf_inplace=yes"] = leaf({"MPIR_Alltoall_intra_pairwise_sendrecv_replace"});
+    return intra;
 }
 
 Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version& version,
@@ -211,9 +281,7 @@ Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version
             by_size.emplace_back(p, std::move(subtree));
         i = j;
     }
-    Json intra = Json::object();
-    if (result.collectives[c] == Collective::allreduce)
-        intra["is_commutative=no"] = leaf({"MPIR_Allreduce_intra_recursive_doubling", 0});
+    Json intra = guards(result.collectives[c]);
     for (std::size_t i = 0; i < by_size.size(); ++i)
         intra[i + 1 == by_size.size() ? std::string("comm_size=any")
                                       : fmt::format("comm_size<={}", by_size[i].first)] =
@@ -270,10 +338,23 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
         "mpich-json: allreduce rules compare avg_msg_size (MPICH: count x type size = "
         "piccolo's vector size); allgather rules compare total_msg_size (per-rank contribution "
         "x comm size: MPICH defines no avg_msg_size for allgather)");
+    const bool others = std::any_of(result.collectives.begin(), result.collectives.end(),
+                                    [](Collective c) {
+                                        return c != Collective::allgather &&
+                                               c != Collective::allreduce;
+                                    });
+    if (others)
+        out.remarks.push_back(
+            "mpich-json: bcast and reduce rules compare avg_msg_size (count x type size, "
+            "simulated at root 0: MPICH's rules cannot look at the root), alltoall rules "
+            "avg_msg_size (sendcount x type size), reduce_scatter rules (MPI_Reduce_scatter_block, "
+            "\"collective=reduce_scatter_block\") total_msg_size (recvcount x type size x comm "
+            "size); MPI_Reduce_scatter keeps MPICH's own rules");
     Json root = Json::object();
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {
         Losses losses;
-        const std::string key = fmt::format("collective={}", to_string(result.collectives[c]));
+        const std::string key =
+            fmt::format("collective={}", mpich::collective_key(result.collectives[c]));
         root[key] = collective_entry(result, c, version, losses);
         for (const auto& [algorithm, loss] : losses.replaced)
             out.remarks.push_back(fmt::format(
@@ -289,7 +370,8 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
                 where));
     }
     if (options.mpich_base.empty()) {
-        for (const auto& [key, entry] : base.items()) root[key] = entry;  // after ours
+        for (const auto& [key, entry] : base.items())  // after ours, which replace theirs
+            if (!root.contains(key)) root[key] = entry;
     } else {  // ours replace the base's entries in place
         Json merged = Json::object();
         for (const auto& [key, entry] : base.items()) merged[key] = root.value(key, entry);

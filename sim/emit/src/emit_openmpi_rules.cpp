@@ -4,7 +4,8 @@
 //
 //   <number of collectives>
 //   <collective id>                  (COLLTYPE in ompi/mca/coll/base/coll_base_functions.h:
-//                                     allgather 0, allreduce 2)
+//                                     allgather 0, allreduce 2, alltoall 3, bcast 7,
+//                                     reduce 11, reduce_scatter_block 13)
 //   <number of communicator sizes>
 //   <comm size> <number of message sizes>
 //   <message size> <algorithm> <fan in/out> <segment size>    (one line per message size)
@@ -19,7 +20,9 @@
 // Lookup (coll_tuned_dynamic_rules.c): the communicator rule with the largest size <= the
 // communicator's (the first rule below that), then the message rule with the largest size <=
 // the call's (the first must be 0). Allgather's size is count x type size x comm size (per-rank
-// contribution x p), Allreduce's count x type size (coll_tuned_decision_dynamic.c). So a rule
+// contribution x p), Alltoall's scount x type size x comm size, Reduce_scatter_block's rcount x
+// type size x comm size; Allreduce's, Bcast's and Reduce's count x type size
+// (coll_tuned_decision_dynamic.c). So a rule
 // keyed at size s serves s upwards; the file keys each swept p's rules at the previous swept
 // p + 1 and each run of sizes at the previous run's last size + 1, so that, as in the MPICH file,
 // a communicator or message size between two swept ones takes the larger one's rule.
@@ -31,6 +34,13 @@
 //              (coll_base_allreduce.c runs recursive doubling when count < comm size).
 // None of them takes a radix: piccolo's k-ring, rm, prd and prm have no Open MPI counterpart,
 // and neither fan in/out nor segment size applies (both 0; only segmented ring, 5, segments).
+// Bcast, Reduce, Reduce_scatter_block, Alltoall (openmpi_defaults.cpp says what each runs):
+//   bcast 7 knomial = piccolo's knomial with k = 4 only: its radix is the MCA parameter
+//   coll_tuned_bcast_algorithm_knomial_radix (default 4), not part of a rule, and the file is
+//   written for the default (Open MPI's own decision also runs 7 with it). reduce 5 binomial =
+//   binomial (knomial k = 2); reduce_scatter_block 3 recursive_halving = rh (Open MPI runs
+//   basic_linear for non-commutative operations itself); alltoall 2 pairwise = pairwise where p
+//   is not a power of 2 (or is 2), 3 modified_bruck = bruck with k = 2.
 #include <fmt/format.h>
 #include <algorithm>
 #include <map>
@@ -53,6 +63,7 @@ struct OmpiChoice {
 struct Losses {
     std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
     int points = 0;
+    int no_equivalent = 0;  // left to Open MPI: nothing simulated there is something it runs
     int kept_modelled = 0;  // left to Open MPI: piccolo predicts no gain over its choice
     std::map<std::string, int> kept_unmodelled;  // left to Open MPI: what it runs -> points
 };
@@ -61,18 +72,25 @@ struct Losses {
 // profiles (docs/accuracy.md): no reason to override the library.
 constexpr double keep_margin = 0.05;
 
-// The time piccolo simulated for `algorithm` at this point, or a lower bound of it: ring and rd
-// are both simulated, and the baseline is the faster of the two. Open MPI's Bruck is bruck with
-// k = 2, simulated only when the sweep names bruck and k = 2 (nullopt otherwise).
-std::optional<double> simulated_time(const PointSelection& p, std::string_view algorithm) {
-    const bool bruck = algorithm == "bruck";
+bool first_two(Collective c) {
+    return c == Collective::allgather || c == Collective::allreduce;
+}
+
+// The time piccolo simulated for what Open MPI runs (`own`: piccolo's algorithm and k) at this
+// point, or a lower bound of it: for Allgather and Allreduce ring and rd are both simulated, and
+// the baseline is the faster of the two. An algorithm with k (Bruck k = 2, knomial k = 4) is
+// timed only when the sweep simulated that k (nullopt otherwise).
+std::optional<double> simulated_time(const PointSelection& p, const ompi::Decision& own) {
+    const std::string_view algorithm = *own.piccolo;
     for (const AlgorithmOutcome& o : p.algorithms) {
         if (!o.available || o.algorithm != algorithm) continue;
-        if (!bruck) return o.time;
+        if (own.k == 0) return o.time;
         for (const auto& [k, time] : o.candidates)
-            if (k == 2) return time;
+            if (k == own.k) return time;
     }
-    if (!bruck && !p.baseline.empty()) return p.baseline_time;
+    if (own.k == 0 && !p.baseline.empty() &&
+        (first_two(p.collective) || p.baseline == algorithm))
+        return p.baseline_time;
     return std::nullopt;
 }
 
@@ -92,20 +110,24 @@ OmpiChoice choose(const PointSelection& p, Losses& losses) {
     }
     // simulated even if unlisted
     if (!p.baseline.empty()) consider(p.baseline, 0, p.baseline_time);
-    if (!best) best = OmpiChoice{4, "ring", 0};  // only when nothing ran: ring runs everywhere
-    const AlgorithmOutcome* top = p.best_outcome();
+    const OmpiChoice kept{0, "Open MPI's own decision", 0};
     ++losses.points;
+    if (!best && first_two(p.collective)) best = OmpiChoice{4, "ring", 0};  // ring runs everywhere
+    if (!best) {
+        ++losses.no_equivalent;
+        return kept;
+    }
+    const AlgorithmOutcome* top = p.best_outcome();
     if (top && best->time > top->time * (1 + equal_time_tolerance)) {
         auto& [count, worst] = losses.replaced[top->algorithm];
         ++count;
         worst = std::max(worst, best->time / top->time - 1);
     }
     const ompi::Decision own = ompi::fixed_decision(p.collective, ranks, p.bytes);
-    const OmpiChoice kept{0, "Open MPI's own decision", 0};
-    const std::optional<double> theirs =
-        own.piccolo ? simulated_time(p, *own.piccolo) : std::nullopt;
-    // Bruck is modelled, but timed only when the sweep names bruck with k = 2.
-    if (!own.piccolo || (*own.piccolo == "bruck" && !theirs)) {
+    const std::optional<double> theirs = own.piccolo ? simulated_time(p, own) : std::nullopt;
+    // Modelled, but not simulated in this sweep (Bruck or knomial without their k, rh or
+    // pairwise left out by -a): piccolo cannot compare with it either.
+    if (!own.piccolo || (!theirs && (own.k > 0 || !first_two(p.collective)))) {
         ++losses.kept_unmodelled[std::string(own.name)];
         return kept;
     }
@@ -116,11 +138,31 @@ OmpiChoice choose(const PointSelection& p, Losses& losses) {
     return *best;
 }
 
+// What the size of a message rule is, for the comment after it.
+std::string_view size_note(Collective c) {
+    switch (c) {
+        case Collective::allgather:
+            return "size = per-rank x comm size";
+        case Collective::allreduce:
+            return "size = vector size";
+        case Collective::bcast:
+        case Collective::reduce:
+            return "size = buffer size";
+        case Collective::reduce_scatter:
+        case Collective::alltoall:
+            return "size = block x comm size";
+    }
+    return {};
+}
+
 // The message rules of one scale: runs of equal choices, each keyed at the previous run's last
 // size + 1 (the first at 0).
 std::string message_rules(const SelectResult& result, std::size_t c, std::size_t s,
                           Losses& losses) {
-    const bool gather = result.collectives[c] == Collective::allgather;
+    const Collective collective = result.collectives[c];
+    // Open MPI compares count x type size x p for these (coll_tuned_decision_dynamic.c).
+    const bool gather = collective == Collective::allgather || collective == Collective::alltoall ||
+                        collective == Collective::reduce_scatter;
     const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
     struct Run {
         OmpiChoice choice;
@@ -143,8 +185,8 @@ std::string message_rules(const SelectResult& result, std::size_t c, std::size_t
                 : fmt::format("{} to {}", detail::size_label(runs[r].first_bytes),
                               detail::size_label(runs[r].last_bytes));
         text += fmt::format("{} {} 0 0    # {}: {} {} ({})\n", from, runs[r].choice.algorithm,
-                            runs[r].choice.name, size_meaning(result.collectives[c]), sizes,
-                            gather ? "size = per-rank x comm size" : "size = vector size");
+                            runs[r].choice.name, size_meaning(collective), sizes,
+                            size_note(collective));
     }
     return text;
 }
@@ -176,10 +218,12 @@ std::string collective_rules(const SelectResult& result, std::size_t c, Losses& 
             rules.emplace_back(previous == 0 ? 0 : previous + 1, std::move(text));
         previous = result.scales[s].ranks();
     }
+    const Collective collective = result.collectives[c];
+    const int id = ompi::collective_id(collective);
     std::string out = fmt::format(
-        "{}    # {} (collective id {})\n{}    # communicator sizes\n",
-        result.collectives[c] == Collective::allgather ? 0 : 2, to_string(result.collectives[c]),
-        result.collectives[c] == Collective::allgather ? 0 : 2, rules.size());
+        "{}    # {} (collective id {})\n{}    # communicator sizes\n", id,
+        collective == Collective::reduce_scatter ? "reduce_scatter_block" : to_string(collective),
+        id, rules.size());
     for (const auto& [from, text] : rules)
         out += fmt::format("{}    # communicators of {} ranks or more\n{}", from, from, text);
     return out;
@@ -192,16 +236,20 @@ void remark_kept(Collective collective, const Losses& losses, std::vector<std::s
         unmodelled += count;
         names += fmt::format("{}{} {}", names.empty() ? "" : ", ", name, count);
     }
-    if (losses.kept_modelled + unmodelled == 0) return;
+    const int kept = losses.kept_modelled + unmodelled + losses.no_equivalent;
+    if (kept == 0) return;
     std::string why = fmt::format(
         "at {} piccolo predicts no gain of {:.0f}% over the algorithm Open MPI runs there",
         losses.kept_modelled, 100 * keep_margin);
     if (unmodelled > 0)
         why += fmt::format("; at {} Open MPI runs an algorithm piccolo does not model ({})",
                            unmodelled, names);
+    if (losses.no_equivalent > 0)
+        why += fmt::format("; at {} no algorithm simulated there is one Open MPI runs",
+                           losses.no_equivalent);
     remarks.push_back(fmt::format(
         "openmpi-rules: {} leaves {} of {} points to Open MPI's own decision (algorithm 0): {}",
-        to_string(collective), losses.kept_modelled + unmodelled, losses.points, why));
+        to_string(collective), kept, losses.points, why));
 }
 
 }  // namespace
@@ -222,6 +270,14 @@ Emitted emit_openmpi_rules(const SelectResult& result) {
                 algorithm, to_string(result.collectives[c]), loss.first, losses.points,
                 100 * loss.second));
     }
+    const bool bcast = std::find(result.collectives.begin(), result.collectives.end(),
+                                 Collective::bcast) != result.collectives.end();
+    // The radix is an MCA parameter, not part of a rule: the file holds for its default only.
+    const std::string radix =
+        bcast ? fmt::format("# Bcast's knomial (7) is written for radix {}, Open MPI's default: "
+                            "leave coll_tuned_bcast_algorithm_knomial_radix unset.\n",
+                            ompi::bcast_knomial_radix)
+              : std::string();
     out.text = fmt::format(
         "# Open MPI coll_tuned dynamic rules chosen by piccolo select (machine {}, {} style, {}).\n"
         "# For Open MPI 4.1 and 5.0 (same format). Use it with:\n"
@@ -230,10 +286,16 @@ Emitted emit_openmpi_rules(const SelectResult& result) {
         "# Lines: collective id; then per communicator size: its smallest size and the number of\n"
         "# message rules; per message rule: smallest size in bytes, algorithm, fan in/out, "
         "segment size.\n"
-        "{}    # collectives\n{}",
+        "{}{}    # collectives\n{}",
         result.machine, to_string(result.style),
-        result.contention ? "contention modelled" : "no contention", result.collectives.size(),
-        body);
+        result.contention ? "contention modelled" : "no contention", radix,
+        result.collectives.size(), body);
+    if (bcast)
+        out.remarks.push_back(fmt::format(
+            "openmpi-rules: bcast's knomial (7) takes its radix from the MCA parameter "
+            "coll_tuned_bcast_algorithm_knomial_radix, not from the file: the file stands for "
+            "piccolo's knomial with k = {} (the default) only; leave the parameter unset",
+            ompi::bcast_knomial_radix));
     out.remarks.push_back(
         "openmpi-rules: use it with --mca coll_tuned_use_dynamic_rules 1 --mca "
         "coll_tuned_dynamic_rules_filename FILE (Open MPI 4.1 and 5.0)");

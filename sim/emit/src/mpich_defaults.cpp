@@ -1,8 +1,10 @@
-// MPICH's built-in tuning for the collectives piccolo does not tune: the text of
+// MPICH's built-in tuning for the collectives a file does not tune: the text of
 // maint/tuning/coll/mpir/generic.json (compiled into MPICH as its default selection), minus its
 // "collective=allgather" and "collective=allreduce" entries, one entry a line. A tuning file
 // replaces the whole built-in table and MPICH asserts on a collective the file lacks
-// (src/mpi/coll/src/csel.c, MPIR_Csel_search()), so every emitted file carries these.
+// (src/mpi/coll/src/csel.c, MPIR_Csel_search()), so every emitted file carries these; the
+// bcast, reduce, reduce_scatter_block and alltoall entries give way to piccolo's where -c asks
+// for those collectives (emit_mpich_json.cpp).
 //
 // Source: pmodels/mpich, maint/tuning/coll/mpir/generic.json at v4.0.2 (series 4.0) and at
 // v4.1.2 (series 4.1); v4.2.3 and v4.3.2 hold a byte-identical copy of v4.1.2's. The two differ in

@@ -9,8 +9,9 @@
 //    src/mpi/coll/allgather/allgather_intra_recursive_doubling.c, line 45);
 //  - operator keys of the reader: src/mpi/coll/src/csel.c, parse_json_tree(). Every series
 //    reads the keys piccolo writes (comm_size<=, comm_size=any, comm_avg_ppn<=, avg_msg_size<=,
-//    avg_msg_size=any, total_msg_size<=, total_msg_size=any, is_commutative=no); 4.0 and 4.1
-//    spell "=any" per operator and have no comm_avg_ppn=any, so the emitter never writes it.
+//    avg_msg_size=any, total_msg_size<=, total_msg_size=any, comm_size=pow2, is_commutative=no,
+//    is_sendbuf_inplace=yes); 4.0 and 4.1 spell "=any" per operator and have no
+//    comm_avg_ppn=any, so the emitter never writes it.
 //
 // Mapping of piccolo's algorithms (schedules/README.md):
 //   ring: the ring, p-1 steps (Allreduce: reduce-scatter ring + allgather ring).
@@ -24,6 +25,30 @@
 //         blocks to rank - pof2 while pof2 <= p/2, then the remaining p - pof2), the only Bruck
 //         a 4.0 tuning file can name.
 //   k-ring: no MPICH equivalent in any series.
+// Bcast, Reduce (root 0; MPICH's rules do not look at the root), Reduce_scatter (piccolo's size is
+// recvcount x type size of MPI_Reduce_scatter_block) and Alltoall (sendcount x type size), the
+// names in csel_container.c at each tag:
+//   binomial: MPIR_Bcast_intra_binomial, MPIR_Reduce_intra_binomial (every series).
+//   knomial k: MPICH's k-nomial tree whose children set the digits below a rank's lowest nonzero
+//         base-k digit, highest digit first (src/mpi/coll/algorithms/treealgo/treeutil.c,
+//         MPII_Treeutil_tree_knomial_2_init; tree type MPIR_TREE_TYPE_KNOMIAL_2 = 2 in
+//         src/mpi/coll/include/coll_types.h), the tree schedules/src/bcast_knomial.cpp builds:
+//         MPIR_Bcast_intra_tree with "tree_type=" and "k=" from 4.1. 4.1.2 and 4.2.3 read the tree
+//         type with atoi() ("tree_type=2"); 4.3.2 with get_tree_type_from_string()
+//         (src/mpi/coll/src/coll_impl.c: "kary", "knomial_1", "knomial_2", anything else kary), so
+//         4.3 needs "tree_type=knomial_2". knomial k = 2 is also the binomial tree, the only one
+//         4.0 names. The blocking Reduce has no k-nomial tree in any series: knomial k = 2 only.
+//   pairwise (Reduce_scatter): MPIR_Reduce_scatter_block_intra_pairwise; rh:
+//         MPIR_Reduce_scatter_block_intra_recursive_halving; both "restrictions: commutative"
+//         (coll_algorithms.txt; both assert it at v4.0.2: reduce_scatter_block_intra_pairwise.c
+//         line 49, reduce_scatter_block_intra_recursive_halving.c line 65), so their rules sit
+//         below an "is_commutative=no" branch. ring and k-ring have no MPICH equivalent.
+//   pairwise, scattered (Alltoall): MPIR_Alltoall_intra_pairwise, _scattered (both
+//         "restrictions: noinplace": they assert sendbuf != MPI_IN_PLACE, alltoall_intra_
+//         pairwise.c line 43 and alltoall_intra_scattered.c line 50 at v4.0.2); bruck k:
+//         MPIR_Alltoall_intra_k_brucks with "k=" from 4.1 (the algorithm
+//         schedules/src/bruck_alltoall.cpp follows), k = 2 also MPIR_Alltoall_intra_brucks, the
+//         radix-2 original and the only Bruck 4.0 names.
 #include "mpich_versions.hpp"
 
 #include <fmt/format.h>
@@ -86,12 +111,61 @@ constexpr std::array<Algorithm, 3> allreduce_4_3{{
     {"rm", "MPIR_Allreduce_intra_recursive_multiplying", true, 0, false, true},
 }};
 
+// Bcast, v4.0.2: binomial (the k-nomial tree with k = 2) only.
+constexpr std::array<Algorithm, 2> bcast_4_0{{
+    {"binomial", "MPIR_Bcast_intra_binomial"},
+    {"knomial", "MPIR_Bcast_intra_binomial", false, 0, false, false, 2},
+}};
+// v4.1.2: MPIR_Bcast_intra_tree, tree type read with atoi(). Its reader stores
+// "is_non_blocking=N" into k (csel_container.c, line 53), so the file cannot set it: the tree
+// sends as the uninitialised field says (MPII_Create_container allocates with MPL_malloc).
+constexpr std::array<Algorithm, 2> bcast_4_1{{
+    {"binomial", "MPIR_Bcast_intra_binomial"},
+    {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=2"},
+}};
+// v4.2.3: is_non_blocking is read (csel_container.c, line 53): 0, blocking MPIC_Send to one child
+// after the other (the mpi and nccl styles), or 1, MPIC_Isend to every child (pipelined).
+constexpr std::array<Algorithm, 2> bcast_4_2{{
+    {"binomial", "MPIR_Bcast_intra_binomial"},
+    {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=2", true},
+}};
+// v4.3.2: the tree type by name.
+constexpr std::array<Algorithm, 2> bcast_4_3{{
+    {"binomial", "MPIR_Bcast_intra_binomial"},
+    {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=knomial_2", true},
+}};
+// Reduce, every series: binomial; the blocking Reduce has no k-nomial tree.
+constexpr std::array<Algorithm, 2> reduce_all{{
+    {"binomial", "MPIR_Reduce_intra_binomial"},
+    {"knomial", "MPIR_Reduce_intra_binomial", false, 0, false, false, 2},
+}};
+// Reduce_scatter_block, every series: pairwise and recursive halving, commutative only.
+constexpr std::array<Algorithm, 2> reduce_scatter_all{{
+    {"pairwise", "MPIR_Reduce_scatter_block_intra_pairwise", false, 0, false, true},
+    {"rh", "MPIR_Reduce_scatter_block_intra_recursive_halving", false, 0, false, true},
+}};
+// Alltoall, v4.0.2: Bruck radix 2 only; v4.1.2 on: k_brucks with "k=".
+constexpr std::array<Algorithm, 3> alltoall_4_0{{
+    {"pairwise", "MPIR_Alltoall_intra_pairwise"},
+    {"scattered", "MPIR_Alltoall_intra_scattered"},
+    {"bruck", "MPIR_Alltoall_intra_brucks", false, 0, false, false, 2},
+}};
+constexpr std::array<Algorithm, 3> alltoall_4_1{{
+    {"pairwise", "MPIR_Alltoall_intra_pairwise"},
+    {"scattered", "MPIR_Alltoall_intra_scattered"},
+    {"bruck", "MPIR_Alltoall_intra_k_brucks", true},
+}};
+
 const std::array<Version, 4>& table() {
     static const std::array<Version, 4> versions{{
-        {"4.0", "v4.0.2", allgather_4_0, allreduce_4_0, defaults_4_0()},
-        {"4.1", "v4.1.2", allgather_4_1, allreduce_4_1, defaults_4_1()},
-        {"4.2", "v4.2.3", allgather_4_2, allreduce_4_1, defaults_4_1()},
-        {"4.3", "v4.3.2", allgather_4_2, allreduce_4_3, defaults_4_1()},
+        {"4.0", "v4.0.2", allgather_4_0, allreduce_4_0, bcast_4_0, reduce_all, reduce_scatter_all,
+         alltoall_4_0, defaults_4_0()},
+        {"4.1", "v4.1.2", allgather_4_1, allreduce_4_1, bcast_4_1, reduce_all, reduce_scatter_all,
+         alltoall_4_1, defaults_4_1()},
+        {"4.2", "v4.2.3", allgather_4_2, allreduce_4_1, bcast_4_2, reduce_all, reduce_scatter_all,
+         alltoall_4_1, defaults_4_1()},
+        {"4.3", "v4.3.2", allgather_4_2, allreduce_4_3, bcast_4_3, reduce_all, reduce_scatter_all,
+         alltoall_4_1, defaults_4_1()},
     }};
     return versions;
 }
@@ -129,11 +203,33 @@ std::string series_of(std::string_view release) {
     return {};
 }
 
+std::span<const Algorithm> algorithms_of(const Version& v, Collective c) {
+    switch (c) {
+        case Collective::allgather:
+            return v.allgather;
+        case Collective::allreduce:
+            return v.allreduce;
+        case Collective::bcast:
+            return v.bcast;
+        case Collective::reduce:
+            return v.reduce;
+        case Collective::reduce_scatter:
+            return v.reduce_scatter;
+        case Collective::alltoall:
+            return v.alltoall;
+    }
+    return {};
+}
+
 const Algorithm* equivalent(const Version& v, Collective c, std::string_view algorithm, int p) {
     const bool power_of_two = p > 0 && (p & (p - 1)) == 0;
-    for (const Algorithm& a : c == Collective::allgather ? v.allgather : v.allreduce)
+    for (const Algorithm& a : algorithms_of(v, c))
         if (a.piccolo == algorithm && (!a.power_of_two || power_of_two)) return &a;
     return nullptr;
+}
+
+std::string_view collective_key(Collective c) {
+    return c == Collective::reduce_scatter ? "reduce_scatter_block" : to_string(c);
 }
 
 }  // namespace piccolo::mpich

@@ -45,9 +45,8 @@ std::string_view to_string(EmitKind kind) {
 }
 
 void check_tuned_collectives(EmitKind kind, std::span<const Collective> collectives) {
-    if (kind != EmitKind::mpich_json && kind != EmitKind::openmpi_rules &&
-        kind != EmitKind::piccl_env)
-        return;
+    // mpich-json and openmpi-rules write every collective piccolo selects.
+    if (kind != EmitKind::piccl_env) return;
     std::vector<std::string_view> others;
     for (Collective c : collectives)
         if (c != Collective::allgather && c != Collective::allreduce)
