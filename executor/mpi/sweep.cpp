@@ -1,6 +1,8 @@
 #include "sweep.hpp"
 
 #include <fmt/format.h>
+
+#include <cstdio>
 #include <unistd.h>
 
 #include <algorithm>
@@ -224,8 +226,32 @@ std::string case_label(const Schedule& s) {
                        s.style.empty() ? "file's" : s.style, s.shape.ranks, s.shape.bytes);
 }
 
+namespace {
+
+// An MPI error (a tuning file that names an algorithm the library cannot run shows up in the
+// first collective of any kind) reaches this handler instead of the default one. Open MPI 4.1
+// relays the default handler's message through mpirun's help channel, which sometimes loses it
+// when every rank aborts at once (show_help.c: "Data unpack would read past end of buffer"); here
+// each rank prints its own line on stderr and ends the job.
+void report_mpi_error(MPI_Comm* comm, int* code, ...) {
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(*code, text, &length);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::fprintf(stderr, "MPI error on rank %d: %.*s\n", rank, length, text);
+    std::fflush(stderr);
+    MPI_Abort(*comm, 1);
+}
+
+}  // namespace
+
 int run_executor(int argc, char** argv, const RunHeader& identity,
                  const std::function<Backend(const Context&, const RunOptions&)>& make_backend) {
+    MPI_Errhandler reporter = MPI_ERRHANDLER_NULL;  // the world's, inherited by its duplicates
+    MPI_Comm_create_errhandler(report_mpi_error, &reporter);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, reporter);
+    MPI_Errhandler_free(&reporter);  // the world keeps it while attached
     MPI_Comm comm = MPI_COMM_NULL;  // the executor's own messages stay off the world
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     Context context{comm, 0, 0};

@@ -85,9 +85,9 @@ cat real.md
 [[ $(grep -c '^| all' real.md) -eq 4 ]] || fail "the real run's table has not 4 rows"
 [[ -s real/rules.txt && -s real/select.csv && -s real/tuned.6.csv ]] || fail "outputs missing"
 printf '1\n2\n1\n0\n1\n0 7 0 0\n' > bad.rules  # Allreduce algorithm 7: Open MPI 4.1 has none
-# Both ranks abort at once; mpirun's aggregation of their identical help messages sometimes fails
-# to unpack one ("ORTE_ERROR_LOG: Data unpack would read past end of buffer", show_help.c) and
-# prints neither, so each rank prints its own.
+# Both ranks abort at once; mpirun's relay of the library's own error message sometimes fails
+# ("ORTE_ERROR_LOG: Data unpack would read past end of buffer", show_help.c) and prints nothing,
+# so piccolo-run-mpi's error handler prints each rank's line itself (executor/mpi/sweep.cpp).
 OMPI_MCA_orte_base_help_aggregate=0 timeout 120 bash "$tools/tuned_vs_default.sh" --rules bad.rules --nodes 1 --ppn 2 --sizes 8 \
     --rounds 6 --bin "$bin" --out bad "${launcher[@]}" -n 2 > bad.out 2>&1 &&
     fail "the tuned jobs ran with an impossible rule: the file did not reach the library"
