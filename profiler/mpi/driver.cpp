@@ -264,8 +264,10 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
 
     const int max_in_flight =
         *std::max_element(settings.radix_concurrency.begin(), settings.radix_concurrency.end());
-    const std::size_t capacity = std::max(
-        settings.max_bytes, settings.radix_bytes * static_cast<std::size_t>(max_in_flight));
+    // A train of PRTT(n, d, s) sends n distinct messages, each written before it (produce()).
+    const std::size_t capacity =
+        std::max(settings.max_bytes * static_cast<std::size_t>(std::max(settings.train_length, 2)),
+                 settings.radix_bytes * static_cast<std::size_t>(max_in_flight));
     const std::unique_ptr<Transport> transport =
         hooks.make_transport(rank_context(transport_world.get(), rank, size, h), capacity);
 

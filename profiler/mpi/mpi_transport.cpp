@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -42,9 +43,16 @@ void MpiTransport::reserve(std::size_t bytes) {
     if (recv_buffer_.size() < bytes) recv_buffer_.resize(bytes, 0);
 }
 
-void MpiTransport::send(int peer, std::size_t bytes) {
-    reserve(bytes);
-    MPI_Send(send_buffer_.data(), checked_count(bytes), MPI_BYTE, peer, data_tag, comm_);
+void MpiTransport::produce(std::size_t bytes, int messages) {
+    const std::size_t total = bytes * static_cast<std::size_t>(messages);
+    reserve(total);
+    std::memset(send_buffer_.data(), ++generation_, total);
+}
+
+void MpiTransport::send(int peer, std::size_t bytes, int message) {
+    const std::size_t offset = bytes * static_cast<std::size_t>(message);
+    reserve(offset + bytes);
+    MPI_Send(send_buffer_.data() + offset, checked_count(bytes), MPI_BYTE, peer, data_tag, comm_);
 }
 
 void MpiTransport::recv(int peer, std::size_t bytes) {

@@ -18,7 +18,8 @@ class MpiTransport final : public Transport {
     // touched up front so that page faults never land in a timed region.
     MpiTransport(MPI_Comm comm, std::size_t capacity);
 
-    void send(int peer, std::size_t bytes) override;
+    void produce(std::size_t bytes, int messages) override;
+    void send(int peer, std::size_t bytes, int message) override;
     void recv(int peer, std::size_t bytes) override;
     void send_concurrent(int peer, std::size_t bytes, int count) override;
     void recv_concurrent(int peer, std::size_t bytes, int count) override;
@@ -37,6 +38,7 @@ class MpiTransport final : public Transport {
     std::vector<unsigned char> recv_buffer_;
     std::vector<MPI_Request> requests_;
     double timer_start_ = 0;
+    unsigned char generation_ = 1;  // each produce() writes new values, so every store is real
 };
 
 // Seconds on the steady clock (monotonic, ns resolution on Linux).

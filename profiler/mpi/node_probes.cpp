@@ -26,11 +26,11 @@ double concurrency_rep(Transport& transport, int index, int partner, int pairs_a
     if (!one_way) {
         transport.exchange(partner, bytes);
     } else if (index == 0) {
-        transport.send(partner, bytes);
+        transport.send(partner, bytes, 0);
         transport.recv(partner, 1);
     } else {
         transport.recv(partner, bytes);
-        transport.send(partner, 1);
+        transport.send(partner, 1, 0);
     }
     return transport.stop_timer();
 }
@@ -65,6 +65,7 @@ void probe_node_radix(MPI_Comm comm, int rank, const std::vector<int>& node_of, 
                           (static_cast<int>(index) < c % static_cast<int>(pairs) ? 1 : 0);
         std::vector<double> kept;
         for (int rep = 0; rep < settings.warmup + settings.min_reps; ++rep) {
+            if (is_sender && share > 0) transport.produce(bytes, share);
             MPI_Barrier(probe.get());
             double seconds = 0;
             if (is_sender) {
@@ -74,7 +75,7 @@ void probe_node_radix(MPI_Comm comm, int rank, const std::vector<int>& node_of, 
                 seconds = transport.stop_timer();
             } else {
                 if (share > 0) transport.recv_concurrent(partner, bytes, share);
-                transport.send(partner, 1);
+                transport.send(partner, 1, 0);
             }
             double slowest = 0;
             MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, probe.get());
@@ -124,6 +125,7 @@ void probe_node_concurrency(MPI_Comm comm, int rank, const std::vector<int>& nod
             const int transfers = k == 0 ? 1 : 2 * k;
             std::vector<double> kept;
             for (int rep = 0; rep < settings.warmup + settings.min_reps; ++rep) {
+                transport.produce(bytes, 1);  // outside the timed region, as a collective's data
                 MPI_Barrier(probe.get());
                 double seconds =
                     concurrency_rep(transport, index, partner, k == 0 ? 1 : k, k == 0, bytes);

@@ -65,9 +65,21 @@ void NcclTransport::check_capacity(std::size_t bytes) const {
     }
 }
 
-void NcclTransport::send(int peer, std::size_t bytes) {
-    check_capacity(bytes);
-    check(ncclSend(send_buffer_, bytes, ncclInt8, peer, comm_, stream_), "ncclSend");
+// The GPU writes the data (a memset kernel on the transfer stream, as a kernel producing the
+// data would), and the host waits for it so that the write never lands in a timed region.
+void NcclTransport::produce(std::size_t bytes, int messages) {
+    const std::size_t total = bytes * static_cast<std::size_t>(messages);
+    check_capacity(total);
+    check(cudaMemsetAsync(send_buffer_, ++generation_, total, stream_), "cudaMemsetAsync");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+}
+
+void NcclTransport::send(int peer, std::size_t bytes, int message) {
+    const std::size_t offset = bytes * static_cast<std::size_t>(message);
+    check_capacity(offset + bytes);
+    check(ncclSend(static_cast<char*>(send_buffer_) + offset, bytes, ncclInt8, peer, comm_,
+                   stream_),
+          "ncclSend");
 }
 
 void NcclTransport::recv(int peer, std::size_t bytes) {

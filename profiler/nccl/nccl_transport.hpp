@@ -22,7 +22,8 @@ class NcclTransport final : public Transport {
     NcclTransport& operator=(const NcclTransport&) = delete;
     ~NcclTransport() override;
 
-    void send(int peer, std::size_t bytes) override;
+    void produce(std::size_t bytes, int messages) override;
+    void send(int peer, std::size_t bytes, int message) override;
     void recv(int peer, std::size_t bytes) override;
     void send_concurrent(int peer, std::size_t bytes, int count) override;
     void recv_concurrent(int peer, std::size_t bytes, int count) override;
@@ -44,6 +45,7 @@ class NcclTransport final : public Transport {
     cudaEvent_t stop_ = nullptr;
     void* send_buffer_ = nullptr;
     void* recv_buffer_ = nullptr;
+    unsigned char generation_ = 1;  // each produce() writes new values
 };
 
 }  // namespace piccolo::profiler

@@ -39,26 +39,33 @@ Command decode(const std::array<double, command_words>& w) {
 
 constexpr std::size_t ack_bytes = 1;
 
+// Outside the timed region both sides write the data they will send (Transport::produce); the
+// partner then says it is ready, so that its writing never delays the client's timed sends.
 double client_repetition(Transport& t, int peer, const Command& c) {
+    std::array<double, 1> ready{};
     switch (c.request) {
         case Request::prtt:
+            t.produce(c.bytes, c.n);
+            t.recv_control(peer, ready);
             t.start_timer();
-            t.send(peer, c.bytes);
+            t.send(peer, c.bytes, 0);
             for (int i = 1; i < c.n; ++i) {
                 if (c.delay > 0) t.busy_wait(c.delay);
-                t.send(peer, c.bytes);
+                t.send(peer, c.bytes, i);
             }
             t.recv(peer, c.bytes);
             return t.stop_timer();
         case Request::receive_overhead:
             // The client is the receiver here: it asks for a message, waits long enough for it
             // to have arrived, and times only the receive call.
-            t.send(peer, ack_bytes);
+            t.recv_control(peer, ready);
+            t.send(peer, ack_bytes, 0);
             t.busy_wait(c.delay);
             t.start_timer();
             t.recv(peer, c.bytes);
             return t.stop_timer();
         case Request::radix:
+            t.produce(c.bytes, c.n);
             t.start_timer();
             t.send_concurrent(peer, c.bytes, c.n);
             t.recv(peer, ack_bytes);
@@ -70,18 +77,23 @@ double client_repetition(Transport& t, int peer, const Command& c) {
 }
 
 void partner_repetition(Transport& t, int client, const Command& c) {
+    constexpr std::array<double, 1> ready{1};
     switch (c.request) {
         case Request::prtt:
+            t.produce(c.bytes, 1);
+            t.send_control(client, ready);
             for (int i = 0; i < c.n; ++i) t.recv(client, c.bytes);
-            t.send(client, c.bytes);
+            t.send(client, c.bytes, 0);
             return;
         case Request::receive_overhead:
+            t.produce(c.bytes, 1);
+            t.send_control(client, ready);
             t.recv(client, ack_bytes);
-            t.send(client, c.bytes);
+            t.send(client, c.bytes, 0);
             return;
         case Request::radix:
             t.recv_concurrent(client, c.bytes, c.n);
-            t.send(client, ack_bytes);
+            t.send(client, ack_bytes, 0);
             return;
         case Request::finish:
             return;

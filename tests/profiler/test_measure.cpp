@@ -147,7 +147,7 @@ TEST_CASE("virtual link follows the DESIGN semantics for one message") {
         received = link.endpoint(1).stop_timer();
     });
     link.endpoint(0).start_timer();
-    link.endpoint(0).send(1, 10001);
+    link.endpoint(0).send(1, 10001, 0);
     CHECK(link.endpoint(0).stop_timer() == doctest::Approx(0.4e-6));
     receiver.join();
     CHECK(received == doctest::Approx(3.3e-6));

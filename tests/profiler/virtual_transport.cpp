@@ -45,7 +45,7 @@ double VirtualEndpoint::inject(std::size_t bytes) {
     return start + p.o_s + wire + p.L;
 }
 
-void VirtualEndpoint::send(int peer, std::size_t bytes) {
+void VirtualEndpoint::send(int peer, std::size_t bytes, int /*message*/) {
     link_.post(peer, false, {bytes, inject(bytes), {}});
 }
 
@@ -57,7 +57,7 @@ void VirtualEndpoint::recv(int /*peer*/, std::size_t bytes) {
 }
 
 void VirtualEndpoint::send_concurrent(int peer, std::size_t bytes, int count) {
-    for (int i = 0; i < count; ++i) send(peer, bytes);
+    for (int i = 0; i < count; ++i) send(peer, bytes, i);
 }
 
 void VirtualEndpoint::recv_concurrent(int /*peer*/, std::size_t bytes, int count) {
@@ -79,7 +79,7 @@ void VirtualEndpoint::recv_concurrent(int /*peer*/, std::size_t bytes, int count
 // The link has independent directions: the send is injected first (the CPU pays o_s), then the
 // peer's message is received as by recv().
 void VirtualEndpoint::exchange(int peer, std::size_t bytes) {
-    send(peer, bytes);
+    send(peer, bytes, 0);
     recv(peer, bytes);
 }
 

@@ -26,7 +26,9 @@ class VirtualEndpoint final : public Transport {
   public:
     VirtualEndpoint(VirtualLink& link, int self);
 
-    void send(int peer, std::size_t bytes) override;
+    // The virtual link has no caches: written data costs what any data costs.
+    void produce(std::size_t /*bytes*/, int /*messages*/) override {}
+    void send(int peer, std::size_t bytes, int message) override;
     void recv(int peer, std::size_t bytes) override;
     void send_concurrent(int peer, std::size_t bytes, int count) override;
     void recv_concurrent(int peer, std::size_t bytes, int count) override;

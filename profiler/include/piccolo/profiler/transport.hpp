@@ -1,7 +1,7 @@
 #pragma once
 // What the PRTT measurement needs from a communication library: blocking transfers of s bytes
-// with one peer, several transfers in flight at once, a busy-wait, a timer, and a small control
-// channel used only outside timed regions. The MPI and NCCL transports implement it; the tests
+// with one peer, several transfers in flight at once, data written before it is sent, a
+// busy-wait, a timer, and a small control channel used only outside timed regions. The MPI and NCCL transports implement it; the tests
 // use a simulated one with a virtual clock.
 
 #include <cstddef>
@@ -13,16 +13,25 @@ class Transport {
   public:
     virtual ~Transport() = default;
 
-    // Returns when the send buffer may be reused (MPI_Send semantics).
-    virtual void send(int peer, std::size_t bytes) = 0;
+    // Writes `messages` messages of `bytes` each into distinct regions of the send buffer, as an
+    // application computes the data it is about to send (and as piccolo-run-mpi writes its
+    // buffers before every run): the data then sits in the writer's cache, modified, which is
+    // what a collective's transfers read. Data sent again untouched is served from a clean copy;
+    // on a 2-core VM a 1 MiB message of fresh data took 1.45x as long (profiler/README.md).
+    // Never called inside a timed region.
+    virtual void produce(std::size_t bytes, int messages) = 0;
+
+    // Sends message number `message` of those produced (region message * bytes); returns when
+    // the send buffer may be reused (MPI_Send semantics).
+    virtual void send(int peer, std::size_t bytes, int message) = 0;
     // Returns when the data is usable.
     virtual void recv(int peer, std::size_t bytes) = 0;
-    // `count` transfers of `bytes` each, all posted before any is waited for; returns when all
-    // have completed. Used by the radix probes.
+    // `count` transfers of `bytes` each (messages 0 .. count-1), all posted before any is waited
+    // for; returns when all have completed. Used by the radix probes.
     virtual void send_concurrent(int peer, std::size_t bytes, int count) = 0;
     virtual void recv_concurrent(int peer, std::size_t bytes, int count) = 0;
-    // Sends `bytes` to `peer` and receives `bytes` from it at the same time (both posted before
-    // either is waited for); returns when both have completed. Both sides of a pair call it.
+    // Sends message 0 of `bytes` to `peer` and receives `bytes` from it at the same time (both
+    // posted before either is waited for); returns when both have completed. Both sides call it.
     // Used by the concurrent node probe: two transfers in flight between one pair.
     virtual void exchange(int peer, std::size_t bytes) = 0;
 
