@@ -26,6 +26,23 @@ std::string_view to_string(Collective collective) {
     return "?";
 }
 
+std::string_view size_meaning(Collective collective) {
+    switch (collective) {
+        case Collective::allgather:
+            return "per-rank contribution";
+        case Collective::allreduce:
+            return "vector size";
+        case Collective::bcast:
+        case Collective::reduce:
+            return "buffer size";
+        case Collective::reduce_scatter:
+            return "block each rank ends with";
+        case Collective::alltoall:
+            return "block each rank sends each rank";
+    }
+    return "?";
+}
+
 std::string_view to_string(TaskKind kind) {
     switch (kind) {
         case TaskKind::transfer:

@@ -92,8 +92,10 @@ TEST_CASE("select -c all: each collective's candidates and baseline") {
     const AlgorithmOutcome& knomial = outcome(result.at(2, 0, 0), "knomial");
     CHECK(knomial.available);
     for (const PointSelection& p : result.points) CHECK(p.best_outcome() != nullptr);
-    CHECK(std::string(size_meaning(Collective::bcast)) == "buffer size at root 0");
-    CHECK(std::string(size_meaning(Collective::alltoall)) == "block each rank sends each rank");
+    CHECK(std::string(selection_size_meaning(Collective::bcast)) == "buffer size at root 0");
+    CHECK(std::string(size_meaning(Collective::bcast)) == "buffer size");  // any root (sim, gen)
+    CHECK(std::string(selection_size_meaning(Collective::alltoall)) ==
+          "block each rank sends each rank");
 }
 
 TEST_CASE("bcast at p = 4, uncontended: the root's children in one hop, twice binomial") {

@@ -29,7 +29,7 @@ std::string emit_csv(const SelectResult& result) {
             const AlgorithmOutcome& o = p.algorithms[a];
             const std::string head =
                 fmt::format("{},{},{},{},{},{},{},{},{},{},", to_string(p.collective), p.bytes,
-                            size_meaning(p.collective), quoted(result.machine),
+                            selection_size_meaning(p.collective), quoted(result.machine),
                             to_string(result.style), p.scale.nodes, p.scale.ranks_per_node,
                             p.scale.ranks(), result.contention ? 1 : 0, o.algorithm);
             if (!o.available) {

@@ -54,7 +54,7 @@ Json result_tree(const SelectResult& result) {
     for (Collective c : result.collectives)
         meaning[std::string(to_string(c))] = c == Collective::allreduce
                                                  ? "vector size (MPICH avg_msg_size)"
-                                                 : std::string(size_meaning(c));
+                                                 : std::string(selection_size_meaning(c));
     root["size_meaning"] = std::move(meaning);
     root["size_unit"] = "bytes";
     root["time_unit"] = "seconds";

@@ -185,7 +185,7 @@ std::string message_rules(const SelectResult& result, std::size_t c, std::size_t
                 : fmt::format("{} to {}", detail::size_label(runs[r].first_bytes),
                               detail::size_label(runs[r].last_bytes));
         text += fmt::format("{} {} 0 0    # {}: {} {} ({})\n", from, runs[r].choice.algorithm,
-                            runs[r].choice.name, size_meaning(collective), sizes,
+                            runs[r].choice.name, selection_size_meaning(collective), sizes,
                             size_note(collective));
     }
     return text;

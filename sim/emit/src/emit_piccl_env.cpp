@@ -80,11 +80,11 @@ Emitted emit_piccl_env(const SelectResult& result, const EmitOptions& options) {
         if (!best) {
             out.text +=
                 fmt::format("# {}: {} {}: no algorithm could run\n", to_string(p.collective),
-                            size_meaning(p.collective), detail::size_label(bytes));
+                            selection_size_meaning(p.collective), detail::size_label(bytes));
             continue;
         }
         out.text += fmt::format("# {}: {} {} -> {}, predicted {} ({:.2f}x over {})\n",
-                                to_string(p.collective), size_meaning(p.collective),
+                                to_string(p.collective), selection_size_meaning(p.collective),
                                 detail::size_label(bytes), detail::choice_label(*best),
                                 detail::time_label(best->time), p.speedup(), p.baseline);
         lines += fmt::format("PICCL_{}_ALGO={}\n", name, piccl_algo(best->algorithm));

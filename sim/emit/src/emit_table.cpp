@@ -70,7 +70,7 @@ void emit_one(std::string& out, const SelectResult& result, std::size_t c, std::
     const PointSelection& first = result.at(c, s, 0);
     out += fmt::format(
         "{} on {}: {} ({}; {} style; {})\n", to_string(first.collective), result.machine,
-        detail::scale_label(first.scale), fmt::format("size = {}", size_meaning(first.collective)),
+        detail::scale_label(first.scale), fmt::format("size = {}", selection_size_meaning(first.collective)),
         to_string(result.style), result.contention ? "contention modelled" : "no contention");
 
     Column size{"size"}, best{"best", false}, time{"time"}, speedup{"speedup"},

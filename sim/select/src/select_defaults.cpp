@@ -42,21 +42,9 @@ double PointSelection::margin() const {
     return b && runner_up && b->time > 0 ? (runner_up->time - b->time) / b->time : 0.0;
 }
 
-std::string_view size_meaning(Collective collective) {
-    switch (collective) {
-        case Collective::allgather:
-            return "per-rank contribution";
-        case Collective::allreduce:
-            return "vector size";
-        case Collective::bcast:
-        case Collective::reduce:
-            return "buffer size at root 0";  // select_root
-        case Collective::reduce_scatter:
-            return "block each rank ends with";
-        case Collective::alltoall:
-            return "block each rank sends each rank";
-    }
-    return "?";
+std::string_view selection_size_meaning(Collective collective) {
+    const bool rooted = collective == Collective::bcast || collective == Collective::reduce;
+    return rooted ? "buffer size at root 0" : size_meaning(collective);  // select_root
 }
 
 std::span<const char* const> baseline_algorithms_of(Collective collective) {

@@ -69,7 +69,7 @@ std::string size_semantics(const SelectResult& result) {
     std::string out = "message size =";
     bool first = true;
     for (Collective c : result.collectives) {
-        out += fmt::format("{} {} for {}", first ? "" : ";", size_meaning(c), to_string(c));
+        out += fmt::format("{} {} for {}", first ? "" : ";", selection_size_meaning(c), to_string(c));
         first = false;
     }
     for (Collective c : result.collectives)

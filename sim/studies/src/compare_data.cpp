@@ -59,7 +59,7 @@ std::string emit_compare_csv(const Comparison& c) {
             const PointSelection& p = c.results[m].points[point];
             const AlgorithmOutcome* best = p.best_outcome();
             out += fmt::format("{},{},{},{},{},{},{},{},", to_string(p.collective), p.bytes,
-                               size_meaning(p.collective), p.scale.nodes, p.scale.ranks_per_node,
+                               selection_size_meaning(p.collective), p.scale.nodes, p.scale.ranks_per_node,
                                p.scale.ranks(), csv_quoted(c.results[m].machine),
                                csv_quoted(c.results[0].machine));
             if (best)

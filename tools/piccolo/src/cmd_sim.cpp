@@ -25,23 +25,6 @@ namespace piccolo::cli {
 namespace {
 
 // What --bytes counts (MPICH's count argument of each collective).
-std::string_view bytes_meaning(Collective collective) {
-    switch (collective) {
-        case Collective::allgather:
-            return "per-rank contribution";
-        case Collective::allreduce:
-            return "vector size";
-        case Collective::bcast:
-        case Collective::reduce:
-            break;
-        case Collective::reduce_scatter:
-            return "per-rank block";
-        case Collective::alltoall:
-            return "block per rank pair";
-    }
-    return "buffer size";
-}
-
 struct SimCommand {
     std::string schedule_file;
     std::string machine{default_preset_name()};
@@ -84,7 +67,7 @@ nlohmann::ordered_json to_json(const Schedule& s, const Machine& m, const RankLa
     j["ranks"] = s.shape.ranks;
     j["nodes"] = layout.nodes();
     j["bytes"] = s.shape.bytes;
-    j["bytes_meaning"] = bytes_meaning(s.shape.collective);
+    j["bytes_meaning"] = size_meaning(s.shape.collective);
     j["style"] = style_label(s);
     j["contention"] = contention;
     j["makespan_s"] = r.makespan;
@@ -114,7 +97,7 @@ void print_table(const Schedule& s, const Machine& m, const RankLayout& layout, 
     fmt::print("{} {}{} on {}: p = {} on {}, {} = {} bytes, {} style, contention {}\n",
                to_string(s.shape.collective), s.algorithm.empty() ? "(unnamed)" : s.algorithm,
                s.k > 0 ? fmt::format(" k={}", s.k) : "", m.name, count_of(s.shape.ranks, "rank"),
-               count_of(layout.nodes(), "node"), bytes_meaning(s.shape.collective), s.shape.bytes,
+               count_of(layout.nodes(), "node"), size_meaning(s.shape.collective), s.shape.bytes,
                style_label(s), contention ? "on" : "off");
     fmt::print("makespan          {}\n", seconds(r.makespan));
     fmt::print("lower bound       {} ({})\n", seconds(bound.seconds), bound.limit);

@@ -49,6 +49,10 @@ constexpr std::uint32_t pieces_of(Collective c, std::int32_t p) {
 enum class TaskKind : std::uint8_t { transfer, reduce, permute, copy };
 
 std::string_view to_string(Collective collective);
+// What a collective's size means (each library's count of it, CollectiveShape::bytes): "per-rank
+// contribution" (allgather), "vector size" (allreduce), "buffer size" (bcast, reduce), "block
+// each rank ends with" (reduce_scatter), "block each rank sends each rank" (alltoall).
+std::string_view size_meaning(Collective collective);
 std::string_view to_string(TaskKind kind);
 Collective parse_collective(std::string_view name);  // throws InputError
 

@@ -1,6 +1,6 @@
 #pragma once
 // Output formats of the selector, one file each (sim/emit/src/emit_*.cpp). Every output states what
-// a message size means (size_meaning(): Allgather: per-rank contribution; Allreduce: vector size
+// a message size means (selection_size_meaning(): Allgather: per-rank contribution; Allreduce: vector size
 // = MPICH's avg_msg_size; Bcast, Reduce: the buffer, at root 0; Reduce_scatter, Alltoall: a
 // block) and whether contention was modelled.
 

@@ -3,7 +3,7 @@
 // (oneTBB), ranks the candidates and reports the best algorithm and k per point
 // (docs/architecture.md, "Selector"). Output formats live in select_emit.hpp.
 //
-// Message size follows MPICH's count of each collective (size_meaning()): per-rank contribution
+// Message size follows MPICH's count of each collective (selection_size_meaning()): per-rank contribution
 // for Allgather, vector size for Allreduce (MPICH's avg_msg_size), the whole buffer for Bcast and
 // Reduce (swept at root 0: MPICH's tuning keys have no root), the block each rank ends with for
 // Reduce_scatter (MPI_Reduce_scatter_block's recvcount) and the block each rank sends each rank
@@ -241,9 +241,8 @@ struct SelectResult {
 // candidate and ranks them. Deterministic: the result does not depend on `threads`.
 SelectResult select(const SelectRequest& request);
 
-// What a message size is for the collective: "per-rank contribution" (allgather), "vector size"
-// (allreduce), "buffer size at root 0" (bcast, reduce), "block each rank ends with"
-// (reduce_scatter), "block each rank sends each rank" (alltoall).
-std::string_view size_meaning(Collective collective);
+// What a message size is for the collective in a selection: size_meaning() (schedule.hpp), at
+// root 0 for the rooted ones ("buffer size at root 0": select_root).
+std::string_view selection_size_meaning(Collective collective);
 
 }  // namespace piccolo
