@@ -57,14 +57,14 @@ RunHeader describe(const Context& c, const RunOptions& o, RunHeader h) {
     return h;
 }
 
-// The radices to run for an algorithm at p ranks: -k's list (those valid), or every valid k.
+// The radices to run for an algorithm at p ranks: -k's list (those valid), or the k a sweep
+// takes by default (swept_radices: every valid k but for recexch, k <= 16).
 std::vector<int> radices_for(const AlgorithmInfo& info, const RunOptions& o, Rank p) {
     if (!info.has_radix) return {0};
+    if (o.radices.empty()) return swept_radices(info, p);
     std::vector<int> out;
     for (int k : info.valid_radices(p))
-        if (o.radices.empty() ||
-            std::find(o.radices.begin(), o.radices.end(), k) != o.radices.end())
-            out.push_back(k);
+        if (std::find(o.radices.begin(), o.radices.end(), k) != o.radices.end()) out.push_back(k);
     return out;
 }
 

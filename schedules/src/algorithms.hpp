@@ -39,6 +39,32 @@ Schedule generate_pairwise(const GenerateRequest& request);
 // rh.cpp: Reduce_scatter by recursive halving, any p (the first 2 (p - 2^floor(log2 p)) ranks
 // fold in pairs first).
 Schedule generate_rh(const GenerateRequest& request);
+// reduce_rabenseifner.cpp: Reduce as reduce-scatter + gather (MPICH's
+// MPIR_Reduce_intra_reduce_scatter_gather), any p and root; the buffer is cut into
+// rabenseifner_segments(p) = 2^floor(log2 p) segments, so it needs at least that many bytes.
+Rank rabenseifner_segments(Rank p);
+Schedule generate_reduce_rabenseifner(const GenerateRequest& request);
+// recexch.cpp: Reduce_scatter by recursive exchange with radix k (MPICH's
+// MPIR_TSP_Ireduce_scatter_block_sched_intra_recexch), any p and 2 <= k <= p.
+struct RecexchPlan {
+    int k = 2;
+    Rank core = 1;           // P: the largest power of k <= p
+    int phases = 0;          // log_k P
+    Rank rem = 0;            // p - P: the ranks that sit out step 2
+    Rank folded_groups = 0;  // rem / (k - 1): groups of k whose last rank takes k - 1 in
+    Rank partial = 0;        // rem % (k - 1): ranks below T that send to rank T
+    // The rank of new rank y, and the first segment y stands for (y's own and its senders').
+    [[nodiscard]] Rank orig(Rank y) const;
+    [[nodiscard]] Rank first_segment(Rank y) const;
+    // The ranks that send rank r their vector in step 1, in the order r reduces them (empty for
+    // every rank but the last of each group and rank T).
+    [[nodiscard]] std::vector<Rank> senders(Rank r) const;
+};
+RecexchPlan recexch_plan(Rank p, int k);
+Schedule generate_recexch(const GenerateRequest& request);
+// The k that sweeps take by default: 2..min(p, recexch_swept_limit).
+inline constexpr int recexch_swept_limit = 16;
+std::vector<int> recexch_swept_radices(Rank p);
 // scattered.cpp: Alltoall in batches of scattered_batch partners (MPICH's default throttle).
 inline constexpr Rank scattered_batch = 32;
 Schedule generate_scattered(const GenerateRequest& request);

@@ -72,6 +72,13 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
     {"rh",
      "recursive halving (Reduce_scatter): log2 p steps to r XOR 2^i, halving the data; any p",
      false, nullptr, nullptr, generate_rh, false, bit(Collective::reduce_scatter)},
+    {"rabenseifner",
+     "Rabenseifner (Reduce): reduce-scatter by recursive halving, binomial gather to the root",
+     false, nullptr, nullptr, generate_reduce_rabenseifner, false, bit(Collective::reduce)},
+    {"recexch",
+     "recursive exchange (Reduce_scatter): log_k phases of k-1 partners, far first; any p",
+     true, any_radix, any_k, generate_recexch, false, bit(Collective::reduce_scatter),
+     recexch_swept_radices},
 });
 
 // Transfers of the algorithm's Allgather (ring and k-ring: p (p - 1)).
@@ -131,6 +138,11 @@ bool default_candidate(const AlgorithmInfo& info, Collective collective) {
     return builds(info, collective) && !info.named_only;
 }
 
+std::vector<int> swept_radices(const AlgorithmInfo& info, Rank p) {
+    if (!info.has_radix) return {};
+    return info.default_radices ? info.default_radices(p) : info.valid_radices(p);
+}
+
 namespace {
 
 // The rooted algorithms (trees) and the others refuse each other's collectives as "does not
@@ -185,9 +197,11 @@ Schedule generate(const GenerateRequest& request) {
                             "k-ring needs k to divide p",
                             info.name, p, fmt::join(info.valid_radices(p), ", "), request.k));
     } else {
-        // ring, pairwise, scattered and rh have no radix; rd, prd and binomial have radix 2
+        // ring, pairwise, scattered, rh and rabenseifner have no radix; rd, prd and binomial
+        // have radix 2
         const bool none = info.name == "ring" || info.name == "pairwise" ||
-                          info.name == "scattered" || info.name == "rh";
+                          info.name == "scattered" || info.name == "rh" ||
+                          info.name == "rabenseifner";
         resolved.k = none ? 0 : 2;
     }
     const bool segmented = info.name == "ring" || info.name == "k-ring";

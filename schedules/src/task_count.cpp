@@ -20,7 +20,8 @@ using detail::RadixPlan;
 
 bool is_exchange(std::string_view algorithm) {
     return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck" &&
-           algorithm != "pairwise" && algorithm != "scattered" && algorithm != "rh";
+           algorithm != "pairwise" && algorithm != "scattered" && algorithm != "rh" &&
+           algorithm != "rabenseifner" && algorithm != "recexch";
 }
 bool is_permuted(std::string_view algorithm) {
     return algorithm == "prd" || algorithm == "prm";
@@ -212,6 +213,71 @@ TaskCounts count_rh(const GenerateRequest& r) {
     return c;
 }
 
+// reduce_rabenseifner.cpp with P = 2^n segments, rem = p - P: the fold-in (rem transfers of the P
+// segments and their reduces), n steps of P transfers and P reduces as rh's (the same dependency
+// counts), segment 0 to a root that sat out, and a gather in which every new rank but the root's
+// sends once: at mask 2^j the 2^j ranks that differ from the root first in bit j, each waiting
+// for its last reduce and its n - 1 - j receives, and carrying 2^(n-1-j) segments.
+TaskCounts count_rabenseifner(const GenerateRequest& r) {
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const auto core = static_cast<std::uint64_t>(detail::rabenseifner_segments(r.ranks));
+    std::uint64_t steps = 0;
+    while ((std::uint64_t{1} << steps) < core) ++steps;
+    const std::uint64_t rem = p - core;
+    // A root that sits out the reduce-scatter (odd, below 2 rem) gets segment 0 from rank 0.
+    const std::uint64_t handover =
+        static_cast<std::uint64_t>(r.root) < 2 * rem && r.root % 2 != 0 ? 1 : 0;
+    const bool waits = r.style != Style::pipelined;
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(core);
+    c.transfers = rem + core * steps + handover + (core - 1);
+    c.computes = rem + core * steps;
+    c.widest_round = core;
+    c.dependency_ids = rem + rem + core * (steps - 1) * (waits ? 2 : 1) +
+                       core * steps * (waits ? 2 : 1) + rem + core * (steps - 1) + handover +
+                       (2 * core - steps - 2);
+    c.payload_ids =
+        r.payload ? 2 * rem * core + 2 * core * (core - 1) + handover + steps * core / 2 : 0;
+    return c;
+}
+
+// recexch.cpp with P = k^n, rem = p - P, g = rem / (k - 1) full groups and a partial one when
+// rem % (k - 1) > 0 (f = g + [partial] ranks reduce in step 1): rem transfers of the whole vector
+// in step 1 and their reduces, n (k - 1) turns of P transfers and P reduces, rem transfers of
+// one segment in step 3; a round is a phase (P (k - 1) transfers) or step 1. Phase i moves 2 (k - 1) k^i p segments in all (sends and reduces), so
+// step 2's payload is 2 p (P - 1); with k = 2 every count is rh's.
+TaskCounts count_recexch(const GenerateRequest& r) {
+    const detail::RecexchPlan plan = detail::recexch_plan(r.ranks, r.k);
+    const auto p = static_cast<std::uint64_t>(r.ranks);
+    const auto core = static_cast<std::uint64_t>(plan.core);
+    const auto rem = static_cast<std::uint64_t>(plan.rem);
+    const auto turns = static_cast<std::uint64_t>(plan.phases) * static_cast<std::uint64_t>(r.k - 1);
+    const std::uint64_t folding = static_cast<std::uint64_t>(plan.folded_groups) +
+                                  (plan.partial > 0 ? 1 : 0);
+    const bool waits = r.style != Style::pipelined;
+    TaskCounts c;
+    c.pieces = static_cast<std::uint32_t>(p);
+    c.transfers = 2 * rem + core * turns;
+    c.computes = rem + core * turns;
+    c.widest_round = std::max(core * static_cast<std::uint64_t>(r.k - 1), rem);  // a phase
+    // Step 1's reduces: their operand, and the previous reduce but for each rank's first.
+    c.dependency_ids = rem + (rem - folding);
+    // Step 2's sends: the previous reduce where there is one (the first turn of a rank that
+    // reduced in step 1, every later turn) and, round-synchronous, the previous send (every
+    // turn but the first); pipelined: the last reduce of the previous phase (every phase but the
+    // first, and the first for the ranks that reduced in step 1).
+    if (waits)
+        c.dependency_ids += folding + core * (turns - 1) * 2;
+    else
+        c.dependency_ids += folding * static_cast<std::uint64_t>(r.k - 1) +
+                            core * (turns - static_cast<std::uint64_t>(r.k - 1));
+    // Step 2's reduces: the operand, the previous reduce (all but the first of a rank that did
+    // not reduce in step 1), the own send (round-synchronous); step 3: the last reduce.
+    c.dependency_ids += core * turns * (waits ? 2 : 1) + core * turns - (core - folding) + rem;
+    c.payload_ids = r.payload ? 2 * rem * p + 2 * p * (core - 1) + rem : 0;
+    return c;
+}
+
 bool is_tree(std::string_view algorithm) {
     return algorithm == "knomial" || algorithm == "binomial";
 }
@@ -286,6 +352,8 @@ TaskCounts count_tasks(const GenerateRequest& request) {
     if (request.algorithm == "pairwise") return count_pairwise(request);
     if (request.algorithm == "scattered") return count_scattered(request);
     if (request.algorithm == "rh") return count_rh(request);
+    if (request.algorithm == "rabenseifner") return count_rabenseifner(request);
+    if (request.algorithm == "recexch") return count_recexch(request);
     if (request.algorithm == "bruck")
         return request.collective == Collective::alltoall ? count_bruck_alltoall(request)
                                                           : count_bruck(request);
@@ -300,6 +368,11 @@ std::string dag_identity(const GenerateRequest& request) {
     if (request.algorithm == "pairwise" || request.algorithm == "scattered" ||
         request.algorithm == "rh")
         return request.algorithm;
+    // recexch with k = 2 is rh task for task (recexch.cpp).
+    if (request.algorithm == "recexch")
+        return request.k == 2 ? "rh" : fmt::format("recexch {}", request.k);
+    if (request.algorithm == "rabenseifner")
+        return fmt::format("rabenseifner root {}", request.root);
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
     const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));

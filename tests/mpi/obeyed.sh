@@ -7,7 +7,8 @@
 #     library's lookup) is replaced by an algorithm that cannot run there: the run must fail
 #     with that algorithm's error (an impossible choice is caught and was really made);
 #  4. every other rule of the collective replaced instead: the run must still be correct (the
-#     library used that one rule, so the algorithm it names is the one that ran).
+#     library used that one rule, so the algorithm it names is the one that ran);
+#  5. the same for Reduce's rabenseifner rule, from a file for 4 ranks (below).
 #
 #   obeyed.sh mpich|openmpi PICCOLO COLLECTIVES_CHECK PYTHON3 TUNING_RULE_PY LAUNCHER WORKDIR
 #
@@ -81,24 +82,53 @@ ompi_name() {  # coll_tuned_<collective>_decision.c, v4.1.4
     case $1:$2 in
         *:0) echo "0 (Open MPI's own decision)" ;;
         allgather:3 | allreduce:3) echo "3 (recursive_doubling)" ;; allgather:4 | allreduce:4) echo "4 (ring)" ;;
-        bcast:7) echo "7 (knomial)" ;; reduce:5) echo "5 (binomial)" ;; reduce_scatter:3) echo "3 (recursive_halving)" ;;
+        bcast:7) echo "7 (knomial)" ;; reduce:5) echo "5 (binomial)" ;; reduce:7) echo "7 (rabenseifner)" ;;
+        reduce_scatter:3) echo "3 (recursive_halving)" ;;
         alltoall:2) echo "2 (pairwise)" ;; alltoall:3) echo "3 (modified_bruck)" ;;
         *) echo "$2" ;;
     esac
 }
-for c in "${cases[@]}"; do
-    read -r coll bytes poison marker <<< "$c"
+# One case: the rule used (tuning_rule.py), replaced by the poison, fails with the marker; every
+# other rule replaced, the run is correct. Sets $used.
+obeyed() {
+    local coll=$1 bytes=$2 poison=$3 marker=$4 tag=$1.$ranks
     used=$("$python" "$rule" which "$kind" "$file" "$coll" $ranks "$bytes") || fail "tuning_rule.py"
     [[ $lib == openmpi ]] && used=$(ompi_name "$coll" "$used")
-    "$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" bad.$coll > /dev/null
-    run bad.$coll --only "$coll" --$coll "$bytes" > bad.$coll.out 2>&1 &&
+    "$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" bad.$tag > /dev/null
+    run bad.$tag --only "$coll" --$coll "$bytes" > bad.$tag.out 2>&1 &&
         fail "$name ran $coll with its rule replaced by $poison: the rule was not used"
-    grep -q -- "$marker" bad.$coll.out ||
-        fail "$name failed $coll without naming $marker: $(grep -v '^\s*$' bad.$coll.out | head -3)"
-    others=$("$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" rest.$coll --others)
-    run rest.$coll --only "$coll" --$coll "$bytes" > rest.$coll.out 2>&1 ||
-        fail "$name failed $coll with only other rules replaced: $(tail -3 rest.$coll.out)"
+    grep -q -- "$marker" bad.$tag.out ||
+        fail "$name failed $coll without naming $marker: $(grep -v '^\s*$' bad.$tag.out | head -3)"
+    others=$("$python" "$rule" poison "$kind" "$file" "$coll" $ranks "$bytes" "$poison" rest.$tag --others)
+    run rest.$tag --only "$coll" --$coll "$bytes" > rest.$tag.out 2>&1 ||
+        fail "$name failed $coll with only other rules replaced: $(tail -3 rest.$tag.out)"
     echo "$name obeyed the file: $coll on $ranks ranks, $bytes B ran $used" \
         "(that rule replaced by $poison: failed with $marker; $others other rules replaced: correct)"
+}
+for c in "${cases[@]}"; do
+    read -r coll bytes poison marker <<< "$c"
+    obeyed "$coll" "$bytes" "$poison" "$marker"
 done
+
+# Reduce's rabenseifner: on 4 ranks of laptop-mpi (a CPU node, where its reduction spread over
+# the ranks beats the trees from 64 KiB: piccolo select -m laptop-mpi -c all), the file names
+# MPIR_Reduce_intra_reduce_scatter_gather (MPICH, under its guards) or 7, rabenseifner (Open MPI)
+# for 64 KiB, and the library obeys it. Poisons: MPICH's Bcast binomial, which
+# MPIR_Reduce_allcomm_auto has no case for (mpir_coll.c: "default: MPIR_Assert(0)"); Open MPI's
+# reduce 8, past its switch (MPI_ERR_ARG). Reduce_scatter's recexch brings no rule of its own:
+# with k = 2 it is recursive halving (the rule above), and neither library's blocking
+# MPI_Reduce_scatter_block can run another k (sim/emit/src/mpich_versions.cpp).
+# (-c all: the file must hold every collective collectives_check calls, its result check being
+# an MPI_Allreduce.)
+ranks=4 file=rabenseifner.$file
+"$piccolo" select -m laptop-mpi -c all --nodes 1 --ppn $ranks --sizes 4,64KiB,16MiB \
+    --emit "$kind" -o "$file" -o rabenseifner.txt 2> rabenseifner.notes ||
+    fail "piccolo select: $(cat rabenseifner.notes)"
+if [[ $lib == mpich ]]; then
+    wanted=MPIR_Reduce_intra_reduce_scatter_gather poison=MPIR_Bcast_intra_binomial marker=mpir_coll.c
+else
+    wanted="7 (rabenseifner)" poison=8 marker=MPI_ERR_ARG
+fi
+obeyed reduce 65536 "$poison" "$marker"
+[[ $used == "$wanted" ]] || fail "the $kind file names $used for reduce of 64 KiB on $ranks ranks, not $wanted"
 echo "PASS"

@@ -27,8 +27,8 @@ TOTAL_ONLY = ("allgather", "reduce_scatter")
 
 
 def mpich_holds(key, ranks, size_bytes, collective):
-    """Whether an MPICH operator key holds for a commutative built-in op on one node, with
-    separate send and receive buffers."""
+    """Whether an MPICH operator key holds for a commutative built-in op (MPI_SUM of MPI_INT) on
+    one node, with separate send and receive buffers."""
     total = size_bytes * ranks if collective in TOTAL_ONLY else size_bytes
     if key.endswith("=any") or key == "comm_type=intra":
         return True
@@ -38,6 +38,13 @@ def mpich_holds(key, ranks, size_bytes, collective):
         return False  # MPI_SUM
     if key == "is_sendbuf_inplace=yes":
         return False
+    if key in ("is_op_built_in=yes", "is_op_built_in=no"):
+        return key.endswith("yes")  # MPI_SUM
+    if key == "count<pow2":  # csel.c: count < comm->coll.pof2; collectives_check sends MPI_INT
+        pof2 = 1
+        while pof2 * 2 <= ranks:
+            pof2 *= 2
+        return size_bytes // 4 < pof2
     m = re.fullmatch(r"(comm_size|comm_avg_ppn|avg_msg_size|total_msg_size)<=(\d+)", key)
     if m:
         value = {"comm_size": ranks, "comm_avg_ppn": ranks,  # one node: ppn = comm size

@@ -187,7 +187,7 @@ TEST_CASE("bruck alltoall, mpi style, p <= 12: removing a dependency that moves 
 TEST_CASE("bruck alltoall: refusals name the option and the valid choices") {
     CHECK_THROWS_WITH_AS(generate({Collective::reduce_scatter, "bruck", 2, 8, 64, true}),
                          "-c/--collective: bruck runs allgather, alltoall only; for reduce_scatter "
-                         "use one of ring, k-ring, pairwise, rh",
+                         "use one of ring, k-ring, pairwise, rh, recexch",
                          InputError);
     CHECK_THROWS_WITH_AS(generate({Collective::alltoall, "bruck", 9, 8, 64, true}),
                          "-k: bruck needs 2 <= k <= p = 8 (got k = 9)", InputError);

@@ -195,5 +195,5 @@ TEST_CASE("reduce_scatter and alltoall: refusals name the option and the valid c
           "one of bruck, pairwise, scattered");
     CHECK(refusal(Collective::reduce_scatter, "scattered") ==
           "-c/--collective: scattered runs alltoall only; for reduce_scatter use one of ring, "
-          "k-ring, pairwise, rh");
+          "k-ring, pairwise, rh, recexch");
 }

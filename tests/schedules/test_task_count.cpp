@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "piccolo/schedules/generate.hpp"
 #include "piccolo/schedules/task_count.hpp"
@@ -84,11 +86,18 @@ TEST_CASE("task counts: equal to what generate() builds, every algorithm, style 
 }
 
 TEST_CASE("dag identity: equal identities build equal DAGs; rm with k = 4..7 at p = 64 is one") {
-    for (Collective c :
-         {Collective::allgather, Collective::allreduce, Collective::bcast, Collective::reduce})
+    // Per collective, the algorithms whose identities can coincide: rd and rm (k = 2), rm with
+    // k of one radix plan, knomial (k = 2) and binomial, rh and recexch (k = 2).
+    const std::pair<Collective, std::vector<const char*>> families[] = {
+        {Collective::allgather, {"rd", "rm", "prd", "prm"}},
+        {Collective::allreduce, {"rd", "rm", "prd", "prm"}},
+        {Collective::bcast, {"knomial", "binomial"}},
+        {Collective::reduce, {"knomial", "binomial", "rabenseifner"}},
+        {Collective::reduce_scatter, {"rh", "recexch"}}};
+    for (const auto& [c, names] : families)
         for (Rank p : {12, 64, 100}) {
             std::map<std::string, Schedule> seen;
-            for (const char* name : {"rd", "rm", "prd", "prm"}) {
+            for (const char* name : names) {
                 const AlgorithmInfo& info = find_algorithm(name);
                 const std::vector<int> ks =
                     info.has_radix ? info.valid_radices(p) : std::vector<int>{0};
@@ -114,4 +123,8 @@ TEST_CASE("dag identity: equal identities build equal DAGs; rm with k = 4..7 at 
     CHECK(dag_identity(request(Collective::allgather, "rd", 0, 64)) == id(2));
     CHECK(dag_identity(request(Collective::allgather, "prd", 0, 64)) !=
           dag_identity(request(Collective::allgather, "rd", 0, 64)));
+    CHECK(dag_identity(request(Collective::reduce_scatter, "recexch", 2, 64)) ==
+          dag_identity(request(Collective::reduce_scatter, "rh", 0, 64)));
+    CHECK(dag_identity(request(Collective::reduce_scatter, "recexch", 4, 64)) !=
+          dag_identity(request(Collective::reduce_scatter, "rh", 0, 64)));
 }

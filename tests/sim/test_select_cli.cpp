@@ -64,7 +64,7 @@ void check_error(const std::vector<std::string>& args, const std::string& expect
 TEST_CASE("bad inputs: one line naming the option") {
     check_error({"select", "--algorithms", "rm,bogus"},
                 "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, knomial, "
-                "binomial, pairwise, scattered, rh)");
+                "binomial, pairwise, scattered, rh, rabenseifner, recexch)");
     check_error({"select", "-k", "1"}, "-k: every k must be at least 2 (got 1)");
     check_error({"select", "-k", "512"},
                 "-k: k = 512 is larger than every p of the sweep (largest p = 256)");

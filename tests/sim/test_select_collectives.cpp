@@ -74,14 +74,20 @@ TEST_CASE("select -c all: each collective's candidates and baseline") {
           std::vector<Collective>(std::begin(all_collectives), std::end(all_collectives)));
     CHECK(result.algorithms == std::vector<std::string>{"ring", "k-ring", "rd", "rm", "prd", "prm",
                                                         "knomial", "binomial", "pairwise",
-                                                        "scattered", "rh"});
+                                                        "scattered", "rh", "rabenseifner",
+                                                        "recexch"});
     using V = std::vector<std::string>;
     const V older{"ring", "k-ring", "rd", "rm", "prd", "prm"};
     CHECK(names(result.at(0, 0, 0)) == older);
     CHECK(names(result.at(1, 0, 0)) == older);
     CHECK(names(result.at(2, 0, 0)) == V{"knomial", "binomial"});
-    CHECK(names(result.at(3, 0, 0)) == V{"knomial", "binomial"});
-    CHECK(names(result.at(4, 0, 0)) == V{"ring", "k-ring", "pairwise", "rh"});
+    CHECK(names(result.at(3, 0, 0)) == V{"knomial", "binomial", "rabenseifner"});
+    CHECK(names(result.at(4, 0, 0)) == V{"ring", "k-ring", "pairwise", "rh", "recexch"});
+    // recexch: every k from 2 to p = 8 (the default sweep stops at 16).
+    std::vector<int> recexch_k;
+    for (const auto& [k, time] : outcome(result.at(4, 0, 0), "recexch").candidates)
+        recexch_k.push_back(k);
+    CHECK(recexch_k == std::vector<int>{2, 3, 4, 5, 6, 7, 8});
     // bruck builds Alltoall but runs only when named (named_only), as for Allgather.
     CHECK(names(result.at(5, 0, 0)) == V{"pairwise", "scattered"});
     CHECK(result.at(2, 0, 0).baseline == "binomial");
@@ -131,7 +137,10 @@ TEST_CASE("reduce at p = 4, uncontended: k = 3 where d > m gamma, binomial where
     // the same d + 3 m gamma, a tie that goes to the smaller k (same rounds). Binomial: rank 2
     // first reduces rank 3's, T = 2 (d + m gamma). Knomial wins iff d > m gamma: at 8 B
     // (d = 1.2007 us, m gamma = 8 ns), not at 64 KiB (d = 7.7535 us, m gamma = 65.536 us).
-    const SelectResult result = select(rooted_request(Collective::reduce));
+    // The trees only: rabenseifner has a test of its own below.
+    SelectRequest r = rooted_request(Collective::reduce);
+    r.algorithms = {"knomial", "binomial"};
+    const SelectResult result = select(r);
     const PointSelection& small = result.at(0, 0, 0);
     const PointSelection& large = result.at(0, 0, 1);
     const double d8 = delivered(8), d64k = delivered(65536);
@@ -152,6 +161,62 @@ TEST_CASE("reduce at p = 4, uncontended: k = 3 where d > m gamma, binomial where
           doctest::Approx(d64k + 3 * 65536 * gamma_per_byte).epsilon(1e-12));
     // knomial's best k at 64 KiB is 2, the binomial tree: one schedule under two names.
     CHECK(outcome(large, "knomial").k == 2);
+}
+
+TEST_CASE("reduce at p = 4, uncontended: rabenseifner where the reduction dominates") {
+    // Rabenseifner at p = 4 (tests/sim/test_closed_form_rabenseifner.cpp): halving steps of N/2
+    // and N/4 bytes, each d(c) + c gamma (g < o_s: the gap never binds), then the gather's
+    // N/4 and N/2: T = 2 d(N/2) + 2 d(N/4) + 3 N/4 gamma. At 64 KiB 63.782 us against the
+    // binomial tree's 2 (d(N) + N gamma) = 146.58 us; at 8 B (2-byte segments) four messages,
+    // 4.8068 us, against the 3-nomial tree's d + 3 m gamma = 1.2247 us.
+    const SelectResult result = select(rooted_request(Collective::reduce));
+    const PointSelection& small = result.at(0, 0, 0);
+    const PointSelection& large = result.at(0, 0, 1);
+    REQUIRE(small.best_outcome() != nullptr);
+    CHECK(small.best_outcome()->algorithm == "knomial");
+    CHECK(outcome(small, "rabenseifner").time ==
+          doctest::Approx(2 * delivered(4) + 2 * delivered(2) + 6 * gamma_per_byte).epsilon(1e-12));
+    REQUIRE(large.best_outcome() != nullptr);
+    CHECK(large.best_outcome()->algorithm == "rabenseifner");
+    CHECK(large.best_outcome()->time ==
+          doctest::Approx(2 * delivered(32768) + 2 * delivered(16384) + 49152 * gamma_per_byte)
+              .epsilon(1e-12));
+    REQUIRE(large.runner_up.has_value());
+    CHECK(large.runner_up->algorithm == "binomial");
+    CHECK(large.speedup() ==
+          doctest::Approx(2 * (delivered(65536) + 65536 * gamma_per_byte) /
+                          (2 * delivered(32768) + 2 * delivered(16384) + 49152 * gamma_per_byte))
+              .epsilon(1e-12));
+}
+
+TEST_CASE("reduce at p = 6: rabenseifner needs a byte per segment, 2^floor(log2 p) = 4") {
+    SelectRequest r = rooted_request(Collective::reduce);
+    r.machine = one_level("rabenseifner-select", params, 6, 3, gamma_per_byte);
+    r.scales = {{1, 6}};
+    r.sizes = {2, 4};
+    const SelectResult result = select(r);
+    CHECK(outcome(result.at(0, 0, 0), "rabenseifner").skipped ==
+          "needs at least 4 bytes (the buffer is cut into 4 segments)");
+    CHECK(outcome(result.at(0, 0, 1), "rabenseifner").available);
+}
+
+TEST_CASE("reduce_scatter: recexch's default k stop at 16; -k names the others") {
+    SelectRequest r = rooted_request(Collective::reduce_scatter);
+    r.machine = one_level("recexch-select", params, 32, 3, gamma_per_byte);
+    r.scales = {{1, 32}};
+    r.sizes = {8};
+    r.algorithms = {"recexch"};
+    auto ks = [](const SelectResult& result) {
+        std::vector<int> out;
+        for (const auto& [k, time] : outcome(result.at(0, 0, 0), "recexch").candidates)
+            out.push_back(k);
+        return out;
+    };
+    std::vector<int> upto16;
+    for (int k = 2; k <= 16; ++k) upto16.push_back(k);
+    CHECK(ks(select(r)) == upto16);
+    r.radices = {4, 17, 32};
+    CHECK(ks(select(r)) == std::vector<int>{4, 17, 32});
 }
 
 TEST_CASE("-c lists: all, duplicates, unknown names") {

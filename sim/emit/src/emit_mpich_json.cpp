@@ -36,6 +36,11 @@
 //  - Alltoall rules start with "is_sendbuf_inplace=yes" -> pairwise_sendrecv_replace, MPICH's
 //    only in-place Alltoall: the others assert sendbuf != MPI_IN_PLACE.
 //  - Bcast and Reduce are simulated at root 0; MPICH's rules cannot look at the root.
+//  - A Reduce rule naming reduce_scatter_gather (piccolo's rabenseifner) sits under
+//    "is_op_built_in=yes" and "count<pow2" -> binomial: MPICH asserts a built-in operation and
+//    count >= pof2 (in elements; piccolo's rabenseifner needs pof2 bytes, a byte per unit).
+//  - Reduce_scatter_block: piccolo's recexch with k = 2 is recursive halving; MPICH's recexch
+//    for other k is nonblocking only, and a tuning file cannot set its k (mpich_versions.cpp).
 //  - The file is complete on its own: the series' built-in rules for every other collective
 //    follow (mpich_defaults.cpp), or, with --mpich-base, the emitted entries replace the base's.
 #include <fmt/format.h>
@@ -61,6 +66,9 @@ struct MpichChoice {
     int k = 0;             // 0: no parameter
     std::string_view param{};  // a fixed parameter key written before k (the Bcast tree's type)
     int non_blocking = -1;   // >= 0: "is_non_blocking=" (the Bcast tree, 4.2+)
+    // Non-empty: the leaf is guarded by "is_op_built_in=yes" and "count<pow2", this algorithm on
+    // the other branches (Algorithm::small_count_fallback: Reduce's reduce_scatter_gather).
+    std::string_view small_count_fallback{};
     friend bool operator==(const MpichChoice&, const MpichChoice&) = default;
 };
 
@@ -113,7 +121,18 @@ Json leaf(const MpichChoice& choice) {
         params[fmt::format("is_non_blocking={}", choice.non_blocking)] = Json::object();
     Json j;
     j["algorithm=" + choice.function] = std::move(params);
-    return j;
+    if (choice.small_count_fallback.empty()) return j;
+    // MPICH asserts count >= pof2 and a built-in operation there; a tuning file's choice is run
+    // unchecked, so the guards of MPICH's generic.json come with it.
+    Json fallback;
+    fallback["algorithm=" + std::string(choice.small_count_fallback)] = Json::object();
+    Json counted;
+    counted["count<pow2"] = fallback;
+    counted["count=any"] = std::move(j);
+    Json guarded;
+    guarded["is_op_built_in=yes"] = std::move(counted);
+    guarded["is_op_built_in=no"] = std::move(fallback);
+    return guarded;
 }
 
 // What a collective's rules lost against the simulated best, for the remarks.
@@ -136,7 +155,8 @@ struct Target {
 
 MpichChoice choice_of(const mpich::Algorithm& a, int k, Style style) {
     return {std::string(a.name), a.takes_k ? k : a.fixed_k, a.fixed_param,
-            a.non_blocking_param ? (style == Style::pipelined ? 1 : 0) : -1};
+            a.non_blocking_param ? (style == Style::pipelined ? 1 : 0) : -1,
+            a.small_count_fallback};
 }
 
 // The fastest simulated (algorithm, k) that the MPICH version runs at this size; every k that
@@ -369,6 +389,13 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
                 "exceeds 2147483647 bytes share the rule of the largest size it can write",
                 where));
     }
+    if (root.contains("collective=reduce") &&
+        root["collective=reduce"].dump().find("MPIR_Reduce_intra_reduce_scatter_gather") !=
+            std::string::npos)
+        out.remarks.push_back(
+            "mpich-json: reduce's reduce_scatter_gather rules sit under is_op_built_in=yes and "
+            "count<pow2 -> binomial: MPICH asserts a built-in operation and count >= the largest "
+            "power of 2 <= comm size (in elements)");
     if (options.mpich_base.empty()) {
         for (const auto& [key, entry] : base.items())  // after ours, which replace theirs
             if (!root.contains(key)) root[key] = entry;

@@ -38,6 +38,26 @@
 //         (src/mpi/coll/src/coll_impl.c: "kary", "knomial_1", "knomial_2", anything else kary), so
 //         4.3 needs "tree_type=knomial_2". knomial k = 2 is also the binomial tree, the only one
 //         4.0 names. The blocking Reduce has no k-nomial tree in any series: knomial k = 2 only.
+//   rabenseifner (Reduce): MPIR_Reduce_intra_reduce_scatter_gather, in every series (the
+//         schedule schedules/src/reduce_rabenseifner.cpp follows; unchanged from v4.0.2 to
+//         v4.3.2). coll_algorithms.txt: "restrictions: size-ge-pof2, builtin-op", and it asserts
+//         both (reduce_intra_reduce_scatter_gather.c: MPIR_Assert(HANDLE_IS_BUILTIN(op)),
+//         MPIR_Assert(count >= pof2), line 88 at v4.0.2), so its leaf sits under
+//         "is_op_built_in=yes" and, after "count<pow2" (csel.c: count < comm->coll.pof2), under
+//         "count=any", binomial on the other branches: MPICH's own generic.json guards it so.
+//   recexch k (Reduce_scatter): MPICH has it only as the nonblocking
+//         MPIR_Ireduce_scatter_block_intra_tsp_recexch. csel_container.c names it at every tag,
+//         but parse_container_params() reads no parameter for it, and the generated
+//         MPIR_Ireduce_scatter_block_allcomm_sched_auto passes
+//         cnt->u.ireduce_scatter_block.intra_tsp_recexch.k (maint/gen_coll.py,
+//         get_algo_extra_args()), a field of a container allocated uninitialised
+//         (MPII_Create_container: MPL_malloc). The blocking MPI_Reduce_scatter_block reaches it
+//         only through "algorithm=MPIR_Reduce_scatter_block_allcomm_nb" (which the blocking
+//         reader accepts: it calls MPIR_Ireduce_scatter_block and waits) and then the
+//         ireduce_scatter_block rules or MPIR_CVAR_IREDUCE_SCATTER_BLOCK_INTRA_ALGORITHM=
+//         tsp_recexch with MPIR_CVAR_IREDUCE_SCATTER_BLOCK_RECEXCH_KVAL, one k for the whole
+//         job: no tuning file can set k per size, so no rule names it. With k = 2 it is
+//         recursive halving's schedule, MPIR_Reduce_scatter_block_intra_recursive_halving.
 //   pairwise (Reduce_scatter): MPIR_Reduce_scatter_block_intra_pairwise; rh:
 //         MPIR_Reduce_scatter_block_intra_recursive_halving; both "restrictions: commutative"
 //         (coll_algorithms.txt; both assert it at v4.0.2: reduce_scatter_block_intra_pairwise.c
@@ -134,15 +154,21 @@ constexpr std::array<Algorithm, 2> bcast_4_3{{
     {"binomial", "MPIR_Bcast_intra_binomial"},
     {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=knomial_2", true},
 }};
-// Reduce, every series: binomial; the blocking Reduce has no k-nomial tree.
-constexpr std::array<Algorithm, 2> reduce_all{{
+// Reduce, every series: binomial (the blocking Reduce has no k-nomial tree) and
+// reduce_scatter_gather (Rabenseifner's; count >= pof2 and built-in operations only).
+constexpr std::array<Algorithm, 3> reduce_all{{
     {"binomial", "MPIR_Reduce_intra_binomial"},
     {"knomial", "MPIR_Reduce_intra_binomial", false, 0, false, false, 2},
+    {"rabenseifner", "MPIR_Reduce_intra_reduce_scatter_gather", false, 0, false, false, 0, {},
+     false, "MPIR_Reduce_intra_binomial"},
 }};
-// Reduce_scatter_block, every series: pairwise and recursive halving, commutative only.
-constexpr std::array<Algorithm, 2> reduce_scatter_all{{
+// Reduce_scatter_block, every series: pairwise and recursive halving, commutative only; recexch
+// with k = 2 is recursive halving's schedule (schedules/src/recexch.cpp), other k have no
+// blocking counterpart.
+constexpr std::array<Algorithm, 3> reduce_scatter_all{{
     {"pairwise", "MPIR_Reduce_scatter_block_intra_pairwise", false, 0, false, true},
     {"rh", "MPIR_Reduce_scatter_block_intra_recursive_halving", false, 0, false, true},
+    {"recexch", "MPIR_Reduce_scatter_block_intra_recursive_halving", false, 0, false, true, 2},
 }};
 // Alltoall, v4.0.2: Bruck radix 2 only; v4.1.2 on: k_brucks with "k=".
 constexpr std::array<Algorithm, 3> alltoall_4_0{{

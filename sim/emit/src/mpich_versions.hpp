@@ -26,6 +26,11 @@ struct Algorithm {
     std::string_view fixed_param{};  // non-empty: a parameter key the leaf always carries, first
                                      // (Bcast tree: "tree_type=2" or "tree_type=knomial_2")
     bool non_blocking_param = false;  // the leaf carries "is_non_blocking=0|1" (Bcast tree, 4.2+)
+    // Non-empty: MPICH asserts count >= pof2 and a built-in operation (coll_algorithms.txt:
+    // "restrictions: size-ge-pof2, builtin-op"), so the leaf sits under "is_op_built_in=yes" and
+    // "count=any" after "count<pow2", and this algorithm takes the other branches, as in MPICH's
+    // own generic.json (Reduce's reduce_scatter_gather, binomial otherwise).
+    std::string_view small_count_fallback{};
 };
 
 struct Version {

@@ -23,6 +23,16 @@
 //   on nodes of several ranks other edges cross nodes: not modelled.
 //   reduce 5 binomial: ompi_coll_base_topo_build_in_order_bmtree, parent clears the lowest set
 //   bit, children rank + 1, + 2, + 4, ... received in that order: piccolo's binomial.
+//   reduce 7 rabenseifner: ompi_coll_base_reduce_intra_redscat_gather, recursive halving with
+//   distance doubling (the lower rank keeping the lower half) and a binomial gather, a root that
+//   sat out taking new rank 0's place: piccolo's rabenseifner (MPICH's schedule) where p is a
+//   power of 2. Its halves are of the window, floor(w / 2) elements kept by the lower rank, where
+//   MPICH cuts pof2 units first: the same messages when count is a multiple of p, otherwise
+//   differing by at most one element each. For p not a power of 2 its fold-in differs (each
+//   pair swaps halves and both reduce, then the odd rank sends its half back: three messages
+//   of half the buffer where MPICH sends one of the whole): not modelled. Below pof2 elements,
+//   or for a non-commutative operation, it runs basic_linear itself.
+//   reduce_scatter_block 3 also runs piccolo's recexch with k = 2, which is rh's schedule.
 //   reduce_scatter_block 3 recursive_halving: the fold-in of even ranks below 2 (p - p'), halving
 //   with the lower rank keeping the lower half, fold-out: piccolo's rh (for non-commutative
 //   operations Open MPI runs basic_linear instead, so no rule needs a guard).
@@ -269,9 +279,12 @@ std::optional<Decision> runs_as(Collective collective, std::string_view algorith
         case Collective::reduce:
             if (algorithm == "binomial" || (algorithm == "knomial" && k == 2))
                 return Decision{5, "binomial", "binomial"};
+            if (algorithm == "rabenseifner" && power_of_two)
+                return Decision{7, "rabenseifner", "rabenseifner"};
             return std::nullopt;
         case Collective::reduce_scatter:
-            if (algorithm == "rh") return Decision{3, "recursive_halving", "rh"};
+            if (algorithm == "rh" || (algorithm == "recexch" && k == 2))
+                return Decision{3, "recursive_halving", "rh"};
             return std::nullopt;
         case Collective::alltoall:
             if (algorithm == "pairwise" && (!power_of_two || ranks == 2))
@@ -312,9 +325,12 @@ Decision fixed_decision_more(Collective collective, int ranks, std::uint64_t byt
                                        {"binomial", 0},
                                        {"rh", 0},
                                        {"pairwise", 0},
-                                       {"bruck", 2}})
+                                       {"bruck", 2},
+                                       {"rabenseifner", 0}})
         if (const auto same = runs_as(collective, algorithm, k, ranks); same && same->algorithm == a)
-            return *same;
+            // Rabenseifner runs basic_linear below pof2 elements: modelled from pof2 bytes up.
+            if (algorithm != "rabenseifner" || bytes >= static_cast<std::uint64_t>(ranks))
+                return *same;
     return d;
 }
 

@@ -16,8 +16,9 @@ struct Decision {
     int algorithm = 0;      // coll_tuned's algorithm number
     std::string_view name;  // coll_tuned's name for it
     // piccolo's algorithm that runs the same schedule at this p ("ring", "rd", "bruck" with
-    // k = 2, "knomial" with k = 4, "binomial", "rh", "pairwise"), or nullopt where piccolo does
-    // not model what Open MPI runs (neighbor exchange, segmented ring, Rabenseifner, chain, ...).
+    // k = 2, "knomial" with k = 4, "binomial", "rh", "pairwise", "rabenseifner" at p a power of
+    // 2), or nullopt where piccolo does not model what Open MPI runs (neighbor exchange,
+    // segmented ring, Allreduce's Rabenseifner, chain, ...).
     std::optional<std::string_view> piccolo;
     int k = 0;  // > 0: piccolo's radix of it (bruck 2, knomial 4)
 };
@@ -40,7 +41,9 @@ Decision fixed_decision(Collective collective, int ranks, std::uint64_t bytes);
 // without one) at `ranks` ranks, with its name, or nullopt where Open MPI has none (k-ring, rm,
 // prd, prm; bruck with k > 2; rd Allgather at p not a power of two, which Open MPI runs as Bruck;
 // binomial Bcast, whose tree Open MPI numbers differently; knomial Bcast with k other than 4;
-// scattered Alltoall; pairwise Reduce_scatter; pairwise Alltoall at p a power of 2 above 2).
+// rabenseifner Reduce at p not a power of 2, whose fold-in Open MPI does otherwise; scattered
+// Alltoall; pairwise Reduce_scatter; recexch Reduce_scatter with k > 2; pairwise Alltoall at p a
+// power of 2 above 2).
 std::optional<Decision> runs_as(Collective collective, std::string_view algorithm, int k,
                                 int ranks);
 

@@ -91,8 +91,8 @@ std::vector<std::uint64_t> swept_sizes(const std::vector<std::uint64_t>& request
 
 std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vector<int>& requested) {
     if (!info.has_radix) return {0};
+    if (requested.empty()) return swept_radices(info, p);
     std::vector<int> valid = info.valid_radices(p);
-    if (requested.empty()) return valid;
     std::vector<int> chosen;
     for (int k : valid)
         if (std::find(requested.begin(), requested.end(), k) != requested.end())

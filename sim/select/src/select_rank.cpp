@@ -8,6 +8,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "piccolo/schedules/task_count.hpp"
 #include "select_sweep.hpp"
 
 namespace piccolo::detail {
@@ -105,18 +106,29 @@ class Ranking {
         if (!chosen) {
             out.skipped = set.unavailable;
             const auto p = static_cast<std::uint64_t>(sweep_.scales[scale_].ranks());
-            // Below p bytes there are no p segments; above, only the symmetry reduction could run
-            // it (its full DAG is too large), at multiples of p.
-            if (out.skipped.empty() && !set.candidates.empty())
-                out.skipped = sweep_.sizes[size_] < p
-                                  ? fmt::format(
-                                        "needs at least p = {} bytes (the vector is cut into p "
-                                        "segments)",
-                                        p)
-                                  : fmt::format(
-                                        "runs only at vector sizes that are multiples of p = {} "
-                                        "here (see the note)",
-                                        p);
+            // Below a byte per segment it cannot run (p segments: ring, k-ring; rabenseifner's
+            // 2^floor(log2 p)); above, only the symmetry reduction could run it (its full DAG is
+            // too large), at multiples of p.
+            if (out.skipped.empty() && !set.candidates.empty()) {
+                const std::uint64_t pieces =
+                    count_tasks({sweep_.collectives[c_], std::string(info.name),
+                                 set.candidates.front().k, static_cast<Rank>(p),
+                                 std::max<std::uint64_t>(1024, p), false})
+                        .pieces;
+                const std::uint64_t bytes = sweep_.sizes[size_];
+                out.skipped =
+                    pieces > 1 && pieces < p && bytes < pieces
+                        ? fmt::format("needs at least {} bytes (the buffer is cut into {} "
+                                      "segments)",
+                                      pieces, pieces)
+                    : bytes < p
+                        ? fmt::format(
+                              "needs at least p = {} bytes (the vector is cut into p segments)", p)
+                        : fmt::format(
+                              "runs only at vector sizes that are multiples of p = {} here (see "
+                              "the note)",
+                              p);
+            }
             return out;
         }
         best = *chosen;

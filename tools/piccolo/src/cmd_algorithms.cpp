@@ -21,17 +21,18 @@ std::string compact(const std::vector<int>& values) {  // "2-16" for runs, "2, 4
 void run_algorithms(int ranks) {
     if (ranks != 0 && ranks < 2)
         throw InputError(fmt::format("-p/--ranks: need at least 2 ranks (got {})", ranks));
-    fmt::print("{:<8} {:<12} {}\n", "name", ranks ? fmt::format("k (p={})", ranks) : "k",
+    fmt::print("{:<12} {:<12} {}\n", "name", ranks ? fmt::format("k (p={})", ranks) : "k",
                "description");
     for (const AlgorithmInfo& info : algorithms()) {
         std::string radices = "-";
         if (info.has_radix) radices = ranks ? compact(info.valid_radices(ranks)) : "2..p";
-        fmt::print("{:<8} {:<12} {}\n", info.name, radices, info.summary);
+        fmt::print("{:<12} {:<12} {}\n", info.name, radices, info.summary);
     }
     fmt::print(
         "\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
         "size), bcast and reduce (size = the whole buffer, MPI's count; --root, default 0; "
-        "knomial, binomial), reduce_scatter (size = per-rank block; ring, k-ring, pairwise, rh), "
+        "knomial, binomial; reduce also rabenseifner, which needs at least 2^floor(log2 p) "
+        "bytes), reduce_scatter (size = per-rank block; ring, k-ring, pairwise, rh, recexch), "
         "alltoall (size = block per rank pair; bruck, pairwise, scattered).\n");
 }
 

@@ -56,10 +56,10 @@ void add_gen_command(CLI::App& app) {
         ->capture_default_str();
     gen->add_option("--algorithm,-a", options->algorithm,
                     "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered, "
-                    "rh (piccolo algorithms)")
+                    "rh, rabenseifner, recexch (piccolo algorithms)")
         ->required();
     gen->add_option("-k,--radix", options->k,
-                    "radix k (k-ring, rm, prm, bruck, knomial): 2 <= k <= p");
+                    "radix k (k-ring, rm, prm, bruck, knomial, recexch): 2 <= k <= p");
     add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();
     gen->add_option("--bytes,-b", options->bytes,
                     "per-rank contribution (allgather) or the whole buffer (others), e.g. 64KiB")

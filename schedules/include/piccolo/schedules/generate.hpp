@@ -15,7 +15,7 @@ namespace piccolo {
 struct GenerateRequest {
     Collective collective = Collective::allgather;
     // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise,
-    // scattered, rh
+    // scattered, rh, rabenseifner, recexch
     std::string algorithm;
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
@@ -51,7 +51,14 @@ struct AlgorithmInfo {
     // The collectives it builds (collective_bit per Collective); generate() refuses the others
     // with one line naming the algorithms that build the collective asked for. builds() reads it.
     unsigned collectives = allgather_allreduce;
+    // The k that `piccolo select` and piccolo-run-mpi sweep when -k names none (swept_radices());
+    // null: every valid k. recexch: k <= 16 (recexch.cpp says why).
+    std::vector<int> (*default_radices)(Rank p) = nullptr;
 };
+
+// The k a sweep takes for p ranks when no -k is given: default_radices, else every valid k
+// (empty for an algorithm without a radix).
+std::vector<int> swept_radices(const AlgorithmInfo& info, Rank p);
 
 // Does the algorithm build this collective (AlgorithmInfo::collectives)?
 bool builds(const AlgorithmInfo& info, Collective collective);

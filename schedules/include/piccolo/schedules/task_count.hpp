@@ -40,6 +40,10 @@ struct TaskCounts {
 //   bruck Alltoall: the same transfers, 3 p permutes (a rotation before, two passes after).
 //   rh (Reduce_scatter) with P = 2^floor(log2 p), rem = p - P: 2 rem + P log2 P transfers,
 //     rem + P log2 P reduces.
+//   rabenseifner (Reduce) with P and rem as rh's: rem + P log2 P + P - 1 transfers, one more
+//     when the root is odd and below 2 rem; rem + P log2 P reduces.
+//   recexch (Reduce_scatter) with P = the largest power of k <= p, n = log_k P, rem = p - P:
+//     2 rem + P n (k - 1) transfers, rem + P n (k - 1) reduces (k = 2: rh's).
 TaskCounts count_tasks(const GenerateRequest& request);
 
 // Equal strings for two requests of the same collective, p, style and payload setting mean
