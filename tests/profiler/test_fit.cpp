@@ -167,7 +167,7 @@ TEST_CASE("radix knee: first concurrency whose successor gains less than 10%") {
     CHECK(find_knee(probe).knee == 16);
 }
 
-TEST_CASE("machine from a fit: levels, copied tables, radices, compute; YAML round trip") {
+TEST_CASE("machine from a fit: levels, copied tables, radices, compute, YAML round trip") {
     SyntheticOptions o = grid_8B_to_4MiB();
     o.reps = 20;
     RawData raw = synthetic_raw({{1e300, eager}}, o);

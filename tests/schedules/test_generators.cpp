@@ -36,7 +36,7 @@ TEST_CASE("transfer counts: ring and k-ring allgather move p(p-1) messages") {
     }
 }
 
-TEST_CASE("transfer counts: RM allgather with p = k^n moves p(k-1)n; RD moves p log2 p") {
+TEST_CASE("transfer counts: RM allgather with p = k^n moves p(k-1)n, RD moves p log2 p") {
     for (auto [k, n] : std::vector<std::pair<int, int>>{
              {2, 1}, {2, 5}, {3, 3}, {4, 3}, {5, 3}, {8, 2}, {16, 2}}) {
         const auto p = static_cast<Rank>(ipow(k, n));

@@ -93,7 +93,7 @@ TEST_CASE("rabenseifner: MPICH's fold-in, halving and gather, worked by hand") {
     CHECK(s.shape.pieces == 4);
 }
 
-TEST_CASE("rabenseifner: every schedule for p = 2..20, style and root is proven; counts exact") {
+TEST_CASE("rabenseifner: every schedule for p = 2..20, style and root is proven, counts exact") {
     for (Rank p = 2; p <= 20; ++p) {
         const auto [core, n, rem] = plan(p);
         for (Rank root : {Rank{0}, Rank{1}, p / 2, p - 1})

@@ -115,7 +115,7 @@ TEST_CASE("recexch with k = 2 is rh, task for task, in every style") {
         }
 }
 
-TEST_CASE("recexch: every schedule for p = 2..20, k and style is proven; counts exact") {
+TEST_CASE("recexch: every schedule for p = 2..20, k and style is proven, counts exact") {
     for (Rank p = 2; p <= 20; ++p)
         for (int k = 2; k <= p; ++k)
             for (Style style : all_styles)

@@ -77,7 +77,7 @@ TEST_CASE("rh: MPICH's fold-in, halving and fold-out, worked by hand") {
     CHECK(rank0 == std::vector<std::pair<Rank, std::uint64_t>>{{4, 32}, {2, 16}, {1, 8}});
 }
 
-TEST_CASE("rh: every schedule for p = 2..20, every style, is proven; task counts exact") {
+TEST_CASE("rh: every schedule for p = 2..20, every style, is proven, task counts exact") {
     for (Rank p = 2; p <= 20; ++p)
         for (Style style : all_styles)
             for (bool payload : {true, false}) {

@@ -99,7 +99,7 @@ TEST_CASE("captured share, Spearman and geometric mean on the hand-made file") {
     CHECK(r.noise[1].find("1 of 6 candidates") != std::string::npos);
 }
 
-TEST_CASE("a tie in prediction goes to the candidate listed first; within-CI is reported") {
+TEST_CASE("a tie in prediction goes to the candidate listed first, within-CI is reported") {
     Measurement m = read_measurement(data_dir + "accuracy_measured.csv");
     m.cores_per_host = 4;
     const std::vector<double> predicted{2e-6, 2e-6, 2e-6, 5e-6, 5e-6, 5e-6};

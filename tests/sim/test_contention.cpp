@@ -56,7 +56,7 @@ TEST_CASE("(b) receive buffering: 3 messages arrive at a device with 1 receive s
     CHECK(run(s, machine(4, 1, std::nullopt), 1, 4, false).makespan == 5);
 }
 
-TEST_CASE("(c) node_radix 1: 4 devices sending off-node take 4x the injection time; 2 lanes 2x") {
+TEST_CASE("(c) node_radix 1: 4 devices sending off-node take 4x the injection time, 2 lanes 2x") {
     // Node 0 = ranks 0..3, node 1 = ranks 4..7; i sends 11 bytes to i + 4, so (m-1)G = 10.
     // Egress requests at ts + o_s = 1. One lane: injections 1..11, 11..21, 21..31, 31..41; the
     // last byte of the last one arrives at 41 + L = 42 and completes at 43 (+ o_r) =

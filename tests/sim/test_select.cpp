@@ -170,7 +170,7 @@ TEST_CASE("bruck runs only when named, and of the swept collectives only for All
     }
 }
 
-TEST_CASE("-k restricts the candidates; k invalid for some p is skipped there") {
+TEST_CASE("-k restricts the candidates, k invalid for some p is skipped there") {
     SelectRequest r;
     r.machine = load_machine("delta");
     r.sizes = {1024};

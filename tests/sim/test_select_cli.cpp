@@ -129,7 +129,7 @@ TEST_CASE("-c all: the six collectives, in every format that carries them") {
     CHECK(read(csv).find("\nalltoall,8,block each rank sends each rank,") != std::string::npos);
 }
 
-TEST_CASE("--emit KIND -o FILE pairs; a lone -o takes the --format output") {
+TEST_CASE("--emit KIND -o FILE pairs, a lone -o takes the --format output") {
     const fs::path main_csv = scratch("main.csv"), json = scratch("all.json"),
                    mpich = scratch("tuning.json"), env = scratch("piccl.env");
     for (const fs::path& f : {main_csv, json, mpich, env}) fs::remove(f);

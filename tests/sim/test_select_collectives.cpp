@@ -200,7 +200,7 @@ TEST_CASE("reduce at p = 6: rabenseifner needs a byte per segment, 2^floor(log2 
     CHECK(outcome(result.at(0, 0, 1), "rabenseifner").available);
 }
 
-TEST_CASE("reduce_scatter: recexch's default k stop at 16; -k names the others") {
+TEST_CASE("reduce_scatter: recexch's default k stop at 16, -k names the others") {
     SelectRequest r = rooted_request(Collective::reduce_scatter);
     r.machine = one_level("recexch-select", params, 32, 3, gamma_per_byte);
     r.scales = {{1, 32}};
@@ -255,7 +255,7 @@ TEST_CASE("select refuses, in one line, what cannot run") {
           "alltoall or all)");
 }
 
-TEST_CASE("a named algorithm is reported at each collective; baselines run unreported") {
+TEST_CASE("a named algorithm is reported at each collective, baselines run unreported") {
     SelectRequest r = rooted_request(Collective::bcast);
     r.collectives = {Collective::bcast, Collective::alltoall};
     r.algorithms = {"knomial"};

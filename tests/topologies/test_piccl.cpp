@@ -79,7 +79,7 @@ TEST_CASE("PICCL topology: level 0 groups are nodes, ports the node radix") {
     CHECK(parse_machine_yaml(machine_to_yaml(m), "converted.yaml") == m);
 }
 
-TEST_CASE("PICCL topology: interleaved ranks become an explicit list; ports default to 1") {
+TEST_CASE("PICCL topology: interleaved ranks become an explicit list, ports default to 1") {
     const Machine m = load_piccl_topology(kData + "piccl-interleaved.xml");
     CHECK(m.levels[0].fanout == 3);
     CHECK(m.levels[0].radix == 1);  // parser.py: int(group.get("ports", 1))
@@ -107,7 +107,7 @@ TEST_CASE("PICCL topology with three levels") {
     CHECK(layout.common_level(3, 4) == 2);
 }
 
-TEST_CASE("PICCL topology of one node; ports=\"-1\" is unlimited") {
+TEST_CASE("PICCL topology of one node, ports=\"-1\" is unlimited") {
     const Machine m = load_piccl_topology(kData + "piccl-one-node.xml");
     REQUIRE(m.levels.size() == 2);
     CHECK(m.levels[0].fanout == 3);
