@@ -10,7 +10,9 @@
 # The piccolo cases replay FIFO lanes in both builds: a build whose `piccolo` has --set gets
 # `--set sharing=fifo` (delta's default lane model is fair sharing now; builds without --set know
 # only FIFO lanes), and engine_bench's cases fix the lane model themselves. With a baseline that
-# has --set (and so fair sharing), the fair-sharing cases at the end run too.
+# has --set (and so fair sharing and cpu overheads), the fair-sharing and cpu-overhead cases at the
+# end run too: cpu on every level, and on the node level only (each transfer's steps then go to
+# the model of its level).
 set -euo pipefail
 old=$1/bin
 new=$2/bin
@@ -33,6 +35,12 @@ fair_cases=(
     "piccolo sim -a rm -k 256 --nodes 64 --bytes 1KiB --set sharing=fair"
     "piccolo select -n 64 -s 64MiB -c allgather -a rm -k 256 --set sharing=fair"
     "piccolo select -n 16 --threads 1 --set sharing=fair"
+    "engine_bench fair256"
+    "piccolo sim -a ring --nodes 1024 --bytes 2MiB --set sharing=fair"
+)
+cpu_cases=(
+    "piccolo sim -a ring --nodes 1024 --bytes 2MiB --set node.overhead=cpu --set system.overhead=cpu"
+    "piccolo sim -a rm -k 4 --nodes 65536 --bytes 64KiB --set node.overhead=cpu"
 )
 has_set() { "$1/piccolo" sim --help 2>/dev/null | grep -q -- '--set'; }
 pinned() {  # dir case -> the case, FIFO lanes pinned where the build can say so
@@ -76,7 +84,7 @@ for style in pipelined mpi; do
         "engine_bench small $style: simulate" "${a}" "${b}" \
         "$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')" "$repeats"
 done
-if has_set "$old"; then cases+=("${fair_cases[@]}"); fi
+if has_set "$old"; then cases+=("${fair_cases[@]}" "${cpu_cases[@]}"); fi
 for i in "${!cases[@]}"; do
     for ((r = 0; r < repeats; r++)); do
         cpu "$old" "${cases[$i]}" "$tmp/$i.old"

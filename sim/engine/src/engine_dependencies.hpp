@@ -1,14 +1,16 @@
 #pragma once
 // What each task of a replay still waits for, and the READY events its dependencies' completions
-// make (engine.cpp). A task waits for its `deps` to be delivered and its `sent_deps` to be sent;
-// Schedule::joined_successors() lists, per completed task, the waiters to tell, and groups tasks
-// with the same dependencies into runs served by one READY event (led by the run's first task).
+// make (transfer_engine.hpp). A task waits for its `deps` to be delivered and its `sent_deps` to
+// be sent; Schedule::joined_successors() lists, per completed task, the waiters to tell, and
+// groups tasks with the same dependencies into runs served by one READY event (led by the run's
+// first task).
 
 #include <cstdint>
 #include <vector>
 
 #include "event_queue.hpp"
 #include "partial_waiters.hpp"
+#include "piccolo/core/assert.hpp"
 #include "piccolo/schedules/schedule.hpp"
 
 namespace piccolo::detail {
@@ -64,6 +66,7 @@ class Dependencies {
             partial_.add(waiter, time, count - 1);
             return false;
         }
+        PICCOLO_ASSERT(entry->missing > 0);  // a dependency done once
         if (entry->ready_at > time) time = entry->ready_at;
         entry->ready_at = time;
         if (--entry->missing != 0) return false;

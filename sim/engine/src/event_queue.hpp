@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "piccolo/core/assert.hpp"
 #include "sim_time.hpp"
 
 namespace piccolo::detail {
@@ -53,10 +54,12 @@ class EventQueue {
   public:
     [[nodiscard]] bool empty() const { return batch_empty() && size_ == 0; }
 
-    // Precondition: e.time >= the time of the last event popped.
+    // Precondition: e.time >= the time of the last event popped (time never goes backwards: the
+    // radix heap would file an earlier event under the wrong bucket).
     // An event for the time being served joins it (late_), even once its batch is used up: a
     // joined run asks serves_before() whether such an event goes before its next task.
     void push(Event e) {
+        PICCOLO_ASSERT(e.time >= 0 && (!serving_ || e.time >= now_));
         if (serving_ && e.time == now_) return push_late(e.key);
         ++size_;
         const auto bits = static_cast<std::uint64_t>(e.time);

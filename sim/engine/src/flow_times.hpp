@@ -1,5 +1,5 @@
 #pragma once
-// Fair sharing's times of the transfers moving as flows (engine.cpp): when the flow started,
+// Fair sharing's times of the transfers moving as flows (fair_lanes.hpp): when the flow started,
 // when its last byte left and when its reception started; whichever of the last two comes second
 // finishes the reception. A time per task for each (24 bytes a task) made a 4096-rank ring's
 // replay under fair sharing 1,058 MB against 639 MB under FIFO lanes, yet only the flows under
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "piccolo/core/assert.hpp"
 #include "piccolo/schedules/schedule.hpp"
 #include "sim_time.hpp"
 
@@ -40,8 +41,9 @@ class FlowTimes {
         }
     }
 
-    // A fresh record for t, which has none.
+    // A fresh record for t, which has none (a flow starts once).
     Record& add(TaskId t) {
+        PICCOLO_ASSERT(find(t) == nullptr);
         if (2 * (size_ + 1) > slots_.size()) grow();
         std::uint32_t record;
         if (free_.empty()) {
@@ -61,7 +63,10 @@ class FlowTimes {
     // that no search stops early.
     void erase(TaskId t) {
         std::size_t i = home(t);
-        while (slots_[i].task != t) i = (i + 1) & mask();
+        while (slots_[i].task != t) {
+            PICCOLO_ASSERT(slots_[i].task != empty);  // t's record is there
+            i = (i + 1) & mask();
+        }
         free_.push_back(slots_[i].record);
         for (std::size_t j = (i + 1) & mask(); slots_[j].task != empty; j = (j + 1) & mask()) {
             // Slot j's entry may fill the hole at i unless its home lies in (i, j].

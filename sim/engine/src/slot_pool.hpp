@@ -27,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "piccolo/core/assert.hpp"
 #include "piccolo/schedules/schedule.hpp"
 #include "sim_time.hpp"
 
@@ -59,6 +60,8 @@ class SlotPool {
     SlotPool(std::size_t owners, std::optional<int> count);
 
     [[nodiscard]] bool elastic() const { return count_ == 0; }
+    // 0 for a pool never built (a replay that does not use it).
+    [[nodiscard]] std::size_t owners() const { return elastic() ? grown_.size() : queues_.size(); }
 
     // The slot a request made at `now` gets, with the time it starts (>= now; later only for an
     // elastic slot in its gap). None: the request must queue. `queued` says the request is the
@@ -159,6 +162,7 @@ inline bool SlotPool::waiting(std::size_t owner) const {
 }
 
 inline Waiting SlotPool::front(std::size_t owner) const {
+    PICCOLO_ASSERT(waiting(owner));
     const Queue& q = queues_[owner];
     const Run& run = q.runs[q.head];
     return {run.first + q.served, run.since};
@@ -175,6 +179,8 @@ inline void SlotPool::pop(std::size_t owner) {
     }
 }
 
+// Precondition: one of the owner's slots is held until an unknown time (a release of a slot
+// that was not held is an engine error).
 inline void SlotPool::resolve(std::size_t owner, SimTime free, SimTime data_end) {
     if (elastic()) {
         for (Slot& slot : grown_[owner])
@@ -182,13 +188,14 @@ inline void SlotPool::resolve(std::size_t owner, SimTime free, SimTime data_end)
                 slot = {free, data_end};
                 return;
             }
-        return;
+    } else {
+        for (SimTime& slot : frees(owner))
+            if (slot == never) {
+                slot = free;
+                return;
+            }
     }
-    for (SimTime& slot : frees(owner))
-        if (slot == never) {
-            slot = free;
-            return;
-        }
+    PICCOLO_ASSERT(!"a release of a slot that was not held");
 }
 
 inline SimTime SlotPool::next_release(std::size_t owner, SimTime now) const {
