@@ -76,9 +76,9 @@ Parsed parse_options(int argc, char** argv, bool print, std::string_view tool) {
                    "allgather, allreduce)")
         ->delimiter(',');
     app.add_option("-a,--algorithm", raw.algorithms,
-                   "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered, "
-                   "rh, rabenseifner, recexch (default: per collective, those that build it; for "
-                   "Allgather and Allreduce the first six)")
+                   "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, scatter-rd, "
+                   "scatter-ring, pairwise, scattered, rh, rabenseifner, recexch (default: per "
+                   "collective, those that build it; for Allgather and Allreduce the first six)")
         ->delimiter(',');
     app.add_option("-k,--radix", raw.radices, "radices to run (default every valid k)")
         ->delimiter(',');

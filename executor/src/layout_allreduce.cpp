@@ -5,8 +5,11 @@
 // that a `reduce` on the receiving rank waits for is an operand, which that reduce adds into the
 // rank's current copy of each segment; any other transfer is a copy that *becomes* the rank's
 // current version of its segments (no memcpy; later sends, reduces and the final check read it
-// there). This mirrors the verifier's data-flow rules, so a schedule it accepts computes the
-// exact sum here.
+// there). A Bcast only copies: there, as in the Allgather layout, a segment the rank already holds
+// (the root's own, or an earlier delivery) keeps its first version when it arrives again (MPICH's
+// scatter-allgathers send ranks chunks they have; a send that does not wait for the second copy
+// must not read it). This mirrors the verifier's data-flow rules, so a schedule it accepts
+// computes the exact sum here.
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -36,6 +39,8 @@ class ReduceOps {
             s.shape.collective == Collective::bcast || s.shape.collective == Collective::reduce;
         if (s.shape.collective != Collective::bcast || me == s.shape.root)
             layout_.input.push_back({0, vector, bytes});
+        copies_only_ = s.shape.collective == Collective::bcast;
+        held_.assign(pieces, copies_only_ && me == s.shape.root ? 1 : 0);
         checks_result_ = !rooted || s.shape.collective == Collective::bcast || me == s.shape.root;
         for (TaskId c = 0; c < s.size(); ++c)
             if (s.kind[c] == TaskKind::reduce && s.src[c] == me)
@@ -83,7 +88,8 @@ class ReduceOps {
         } else {
             std::uint64_t at = op.offset;
             for (std::uint32_t seg : s_.payload.row(t)) {
-                where_[seg] = at;
+                if (!copies_only_ || !held_[seg]) where_[seg] = at;
+                held_[seg] = 1;
                 at += s_.shape.piece_bytes(seg);
             }
         }
@@ -126,6 +132,8 @@ class ReduceOps {
     Arena arena_;
     std::vector<std::uint64_t> segment_offset_;
     std::vector<std::uint64_t> where_;  // the current version of each segment on `me`
+    std::vector<char> held_;            // Bcast: segments `me` has (the first version stays)
+    bool copies_only_ = false;          // Bcast
     std::vector<char> operand_, unfolded_;
     std::vector<std::uint64_t> landing_;  // per incoming transfer: its buffer
     bool checks_result_ = true;  // false on a Reduce's other ranks: they end with no result

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/task_count.hpp"
 
 namespace piccolo::detail {
 
@@ -33,6 +34,14 @@ std::vector<std::vector<Rank>> bruck_alltoall_phases(Rank p, int k);
 // (knomial_tree.hpp); binomial is the same with k = 2.
 Schedule generate_bcast_knomial(const GenerateRequest& request);
 Schedule generate_reduce_knomial(const GenerateRequest& request);
+
+// bcast_scatter_rd.cpp, bcast_scatter_ring.cpp: van de Geijn's Bcast, MPICH's binomial scatter
+// of ceil(bytes / p)-byte chunks (bcast_scatter.hpp) and a recursive-doubling or ring allgather.
+Schedule generate_bcast_scatter_rd(const GenerateRequest& request);
+Schedule generate_bcast_scatter_ring(const GenerateRequest& request);
+// bcast_scatter_count.cpp: their exact task counts (count_tasks()).
+TaskCounts count_bcast_scatter_rd(const GenerateRequest& request);
+TaskCounts count_bcast_scatter_ring(const GenerateRequest& request);
 
 // pairwise.cpp: Reduce_scatter and Alltoall by pairwise exchange, p - 1 steps.
 Schedule generate_pairwise(const GenerateRequest& request);

@@ -63,6 +63,15 @@ constexpr auto registry = std::to_array<AlgorithmInfo>({
      any_radix, any_k, generate_knomial, false, rooted},
     {"binomial", "binomial tree (Bcast, Reduce): the k-nomial tree with k = 2", false, nullptr,
      nullptr, generate_knomial, false, rooted},
+    {"scatter-rd",
+     "scatter + recursive doubling (Bcast): binomial scatter of ceil(n/p)-byte chunks, log2 p "
+     "exchanges; any p",
+     false, nullptr, nullptr, generate_bcast_scatter_rd, false, bit(Collective::bcast),
+     nullptr, Cut::ceil},
+    {"scatter-ring",
+     "scatter + ring (Bcast): binomial scatter of ceil(n/p)-byte chunks, p-1 ring steps",
+     false, nullptr, nullptr, generate_bcast_scatter_ring, false, bit(Collective::bcast),
+     nullptr, Cut::ceil},
     {"pairwise",
      "pairwise (Reduce_scatter, Alltoall): p-1 sendrecv steps to r+i (Alltoall, p = 2^n: r^i)",
      false, nullptr, nullptr, generate_pairwise, false,
@@ -197,11 +206,12 @@ Schedule generate(const GenerateRequest& request) {
                             "k-ring needs k to divide p",
                             info.name, p, fmt::join(info.valid_radices(p), ", "), request.k));
     } else {
-        // ring, pairwise, scattered, rh and rabenseifner have no radix; rd, prd and binomial
-        // have radix 2
+        // ring, pairwise, scattered, rh, rabenseifner, scatter-rd and scatter-ring have no radix;
+        // rd, prd and binomial have radix 2
         const bool none = info.name == "ring" || info.name == "pairwise" ||
                           info.name == "scattered" || info.name == "rh" ||
-                          info.name == "rabenseifner";
+                          info.name == "rabenseifner" || info.name == "scatter-rd" ||
+                          info.name == "scatter-ring";
         resolved.k = none ? 0 : 2;
     }
     const bool segmented = info.name == "ring" || info.name == "k-ring";
@@ -211,7 +221,9 @@ Schedule generate(const GenerateRequest& request) {
             "--bytes: {} Allreduce cuts the vector into p = {} segments, so it needs at least {} "
             "bytes (got {}); use rd/rm/prd/prm for smaller vectors",
             info.name, p, p, request.bytes));
-    if (!is_rooted(request.collective)) check_capacity(info, resolved);  // rooted: O(p) tasks
+    // The trees have p - 1 transfers; the scatter-allgathers (scatter-ring: q (p - 1)) can pass
+    // 2^32 - 1.
+    if (!is_rooted(request.collective) || info.cut == Cut::ceil) check_capacity(info, resolved);
     return info.generate(resolved);
 }
 

@@ -12,6 +12,11 @@ void set_message_size(Schedule& schedule, std::uint64_t bytes) {
     const CollectiveShape old_shape = schedule.shape;
     if (bytes == 0) throw InputError("message size must be at least 1 byte");
     const bool gather = pieces_follow_ranks(old_shape.collective);  // pieces of `bytes` each
+    if (!gather && old_shape.cut == Cut::ceil && !old_shape.cuts_at(bytes))
+        throw InputError(fmt::format(
+            "a {}-byte buffer cut as MPICH's scatter over {} ranks has {} segments that hold "
+            "bytes, not the schedule's {}; generate the schedule at that size",
+            bytes, old_shape.ranks, ceil_cut_pieces(bytes, old_shape.ranks), old_shape.pieces));
     if (!gather && bytes < old_shape.pieces)
         throw InputError(fmt::format("a {}-byte vector cannot be cut into {} segments", bytes,
                                      old_shape.pieces));

@@ -72,15 +72,35 @@ void throw_csr_too_long() {
     throw std::length_error("CSR list exceeds 2^32 items");
 }
 
+std::string_view to_string(Cut cut) {
+    return cut == Cut::ceil ? "ceil" : "even";
+}
+
 std::uint64_t CollectiveShape::piece_bytes(std::uint32_t piece) const {
     if (pieces_follow_ranks(collective)) return bytes;
+    if (cut == Cut::ceil) {  // c bytes from offset piece c; the last segment what is left
+        const std::uint64_t chunk = ceil_cut_bytes(bytes, ranks);
+        const std::uint64_t offset = std::uint64_t{piece} * chunk;
+        return offset >= bytes ? 0 : std::min(chunk, bytes - offset);
+    }
     // The first bytes % pieces segments get one extra byte, so sizes differ by at most one.
     const std::uint64_t base = bytes / pieces;
     return base + (piece < bytes % pieces ? 1 : 0);
 }
 
+bool CollectiveShape::cuts_at(std::uint64_t size) const {
+    if (pieces_follow_ranks(collective)) return size > 0;
+    if (cut == Cut::ceil) return size > 0 && ceil_cut_pieces(size, ranks) == pieces;
+    return size >= pieces;
+}
+
 std::uint64_t CollectiveShape::pieces_bytes(std::span<const std::uint32_t> list) const {
     if (pieces_follow_ranks(collective)) return bytes * list.size();
+    if (cut == Cut::ceil) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t piece : list) sum += piece_bytes(piece);
+        return sum;
+    }
     // Closed form of piece_bytes' rule: base bytes each, one more for segments below `longer`.
     const std::uint64_t base = bytes / pieces, longer = bytes % pieces;
     std::uint64_t sum = base * list.size();

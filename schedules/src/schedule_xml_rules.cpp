@@ -162,6 +162,7 @@ void ScheduleRules<Id>::read_shape(const XmlTag& tag, std::uint64_t buffer) {
         const XmlAttribute* segments = first_attribute(tag, "segments");
         s.shape.pieces =
             segments ? integer<std::uint32_t>(tag.line, "segments", segments->value, 1) : 1;
+        read_cut(tag);
     }
     if (const XmlAttribute* root = first_attribute(tag, "root")) {
         s.shape.root = integer<Rank>(tag.line, "root", root->value, 0);
@@ -182,6 +183,24 @@ void ScheduleRules<Id>::read_shape(const XmlTag& tag, std::uint64_t buffer) {
                          "them)",
                          name, s.shape.ranks, s.shape.pieces, kMaxRankPieces,
                          blocks ? "block" : "segment", name));
+}
+
+// cut="ceil": MPICH's scatter chunks (CollectiveShape::cut), as many segments as hold bytes;
+// without the attribute, or "even", segments whose sizes differ by at most a byte.
+template <class Id>
+void ScheduleRules<Id>::read_cut(const XmlTag& tag) {
+    Schedule& s = result_.schedule;
+    const XmlAttribute* cut = first_attribute(tag, "cut");
+    if (cut == nullptr || cut->value == "even") return;
+    if (cut->value != "ceil")
+        fail(tag.line,
+             fmt::format("cut: \"{}\" is not a cut (even or ceil)", excerpt(cut->value)));
+    s.shape.cut = Cut::ceil;
+    const std::uint32_t holding = ceil_cut_pieces(s.shape.bytes, s.shape.ranks);
+    if (s.shape.pieces != holding)
+        fail(tag.line, fmt::format("segments: a ceil cut of {} bytes over {} nodes has {} "
+                                   "segments that hold bytes (got segments=\"{}\")",
+                                   s.shape.bytes, s.shape.ranks, holding, s.shape.pieces));
 }
 
 template <class Id>

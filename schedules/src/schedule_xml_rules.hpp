@@ -72,6 +72,7 @@ class ScheduleRules {
                 Int min_value) const;
     std::string_view required(const XmlTag& tag, std::string_view name) const;
     void read_shape(const XmlTag& tag, std::uint64_t buffer);
+    void read_cut(const XmlTag& tag);
     void read_kind(std::uint32_t line, std::string_view kind);
     void register_id(std::uint32_t line, std::int64_t id);
     std::uint32_t intern_size(std::uint64_t bytes);

@@ -121,6 +121,7 @@ void write_xml(const Schedule& s, XmlOut& out) {
     out << "\" k=\"" << s.k << "\" nodes=\"" << s.shape.ranks << "\" buffer_size=\""
         << s.shape.total_buffer_bytes() << "\"";
     if (!pieces_follow_ranks(s.shape.collective)) out << " segments=\"" << s.shape.pieces << "\"";
+    if (s.shape.cut == Cut::ceil) out << " cut=\"ceil\"";
     if (s.shape.collective == Collective::bcast || s.shape.collective == Collective::reduce)
         out << " root=\"" << s.shape.root << "\"";
     if (!s.style.empty()) {

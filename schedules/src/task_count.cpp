@@ -349,6 +349,8 @@ TaskCounts count_scattered(const GenerateRequest& r) {
 
 TaskCounts count_tasks(const GenerateRequest& request) {
     if (is_tree(request.algorithm)) return count_tree(request);
+    if (request.algorithm == "scatter-rd") return detail::count_bcast_scatter_rd(request);
+    if (request.algorithm == "scatter-ring") return detail::count_bcast_scatter_ring(request);
     if (request.algorithm == "pairwise") return count_pairwise(request);
     if (request.algorithm == "scattered") return count_scattered(request);
     if (request.algorithm == "rh") return count_rh(request);
@@ -373,6 +375,9 @@ std::string dag_identity(const GenerateRequest& request) {
         return request.k == 2 ? "rh" : fmt::format("recexch {}", request.k);
     if (request.algorithm == "rabenseifner")
         return fmt::format("rabenseifner root {}", request.root);
+    if (request.algorithm == "scatter-rd" || request.algorithm == "scatter-ring")
+        return fmt::format("{} root {} segments {}", request.algorithm, request.root,
+                           ceil_cut_pieces(request.bytes, request.ranks));
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
     const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));

@@ -159,7 +159,8 @@ TEST_CASE("requests that cannot be generated are refused with one line") {
                          "--bytes: message size must be at least 1 byte", InputError);
     CHECK_THROWS_WITH_AS(make(Collective::allgather, "bogus", 0, 4, 8),
                          "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, "
-                         "knomial, binomial, pairwise, scattered, rh, rabenseifner, recexch)",
+                         "knomial, binomial, scatter-rd, scatter-ring, pairwise, scattered, rh, "
+                         "rabenseifner, recexch)",
                          InputError);
     CHECK_THROWS_WITH_AS(
         make(Collective::allgather, "k-ring", 4, 10, 8),

@@ -192,7 +192,7 @@ TEST_CASE("rooted collectives: bad requests are one line naming the option") {
                          "--root: rank -1 is not one of the p = 5 ranks (use 0..4)", InputError);
     CHECK_THROWS_WITH_AS(generate({Collective::bcast, "ring", 0, 5, 8}),
                          "-c/--collective: ring does not build bcast; for bcast use one of "
-                         "knomial, binomial",
+                         "knomial, binomial, scatter-rd, scatter-ring",
                          InputError);
     CHECK_THROWS_WITH_AS(generate({Collective::allgather, "knomial", 2, 5, 8}),
                          "-c/--collective: knomial does not build allgather; for allgather use "

@@ -229,7 +229,7 @@ TEST_CASE("bad requests throw one-line InputErrors") {
     r.algorithms = {"rm", "bogus"};
     CHECK(message(r) ==
           "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, knomial, "
-          "binomial, pairwise, scattered, rh, rabenseifner, recexch)");
+          "binomial, scatter-rd, scatter-ring, pairwise, scattered, rh, rabenseifner, recexch)");
     r = base;
     r.radices = {1};
     CHECK(message(r) == "-k: every k must be at least 2 (got 1)");

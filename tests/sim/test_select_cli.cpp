@@ -64,7 +64,8 @@ void check_error(const std::vector<std::string>& args, const std::string& expect
 TEST_CASE("bad inputs: one line naming the option") {
     check_error({"select", "--algorithms", "rm,bogus"},
                 "unknown algorithm 'bogus' (known: ring, k-ring, rd, rm, prd, prm, bruck, knomial, "
-                "binomial, pairwise, scattered, rh, rabenseifner, recexch)");
+                "binomial, scatter-rd, scatter-ring, pairwise, scattered, rh, rabenseifner, "
+                "recexch)");
     check_error({"select", "-k", "1"}, "-k: every k must be at least 2 (got 1)");
     check_error({"select", "-k", "512"},
                 "-k: k = 512 is larger than every p of the sweep (largest p = 256)");
@@ -89,7 +90,7 @@ TEST_CASE("bad inputs: one line naming the option") {
                 "bcast, reduce, reduce_scatter, alltoall or all)");
     check_error({"select", "-a", "pairwise", "-c", "bcast"},
                 "-a/--algorithms: pairwise builds none of the collectives asked for (bcast); it "
-                "builds reduce_scatter, alltoall; for bcast use knomial, binomial");
+                "builds reduce_scatter, alltoall; for bcast use knomial, binomial, scatter-rd, scatter-ring");
     check_error({"select", "-c", "allgather,bcast", "--emit", "piccl-env", "-o", "x.env"},
                 "--emit piccl-env with -c bcast: piccl-env writes allgather and allreduce "
                 "only; leave bcast out of -c, or write the selection with --format table, csv, "

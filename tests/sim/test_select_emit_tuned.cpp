@@ -355,3 +355,66 @@ TEST_CASE("openmpi-rules: what Open MPI 4.1.4 runs of piccolo's Bcast, Reduce, R
     CHECK(ompi::collective_id(Collective::reduce_scatter) == 13);
     CHECK(ompi::collective_id(Collective::reduce) == 11);
 }
+
+namespace {
+
+// p = 16 (4 nodes x 4), 64 KiB and 4 MiB: scatter-rd is best at 64 KiB, scatter-ring at 4 MiB.
+// Open MPI 4.1.4's own decision for 16 ranks runs binomial (6, which piccolo does not model) up
+// to 1 MiB and scatter_allgather (8, piccolo's scatter-rd) above (coll_tuned_decision_fixed.c).
+SelectResult hand_made_scatter() {
+    SelectResult r;
+    r.machine = "hand";
+    r.collectives = {Collective::bcast};
+    r.scales = {{4, 4}};
+    r.sizes = {64 * KiB, 4 * MiB};
+    const double times[2][4] = {{30, 25, 20, 22}, {900, 800, 500, 400}};
+    for (std::size_t z = 0; z < 2; ++z)
+        r.points.push_back(point(Collective::bcast, r.scales[0], r.sizes[z],
+                                 {{"binomial", {{0, times[z][0]}}},
+                                  {"knomial", {{2, times[z][0]}, {4, times[z][1]}}},
+                                  {"scatter-rd", {{0, times[z][2]}}},
+                                  {"scatter-ring", {{0, times[z][3]}}}},
+                                 "binomial"));
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("mpich-json and openmpi-rules name van de Geijn's Bcast, scatter-rd and scatter-ring") {
+    // Every series reads both (csel_container.c: v4.0.2 lines 238-241, v4.1.2 381-384, v4.2.3
+    // 415-418, v4.3.2 464-467), with no parameter, at any communicator size.
+    const Json expected = Json::parse(R"({"comm_type=intra": {"comm_size=any": {
+        "avg_msg_size<=65536":
+            {"algorithm=MPIR_Bcast_intra_scatter_recursive_doubling_allgather": {}},
+        "avg_msg_size=any": {"algorithm=MPIR_Bcast_intra_scatter_ring_allgather": {}}}},
+        "comm_type=inter": {"algorithm=MPIR_Bcast_inter_remote_send_local_bcast": {}}})");
+    for (const std::string version : {"4.0", "4.1", "4.2", "4.3"}) {
+        CAPTURE(version);
+        EmitOptions options;
+        options.mpich_version = version;
+        const Json got = Json::parse(emit_mpich_json(hand_made_scatter(), options).text);
+        CHECK(got.at("collective=bcast") == expected);
+    }
+    // Open MPI: 64 KiB stays with its binomial (0); at 4 MiB scatter_allgather_ring (9) is 20%
+    // faster than the scatter_allgather (8) it would run.
+    const Emitted e = emit_openmpi_rules(hand_made_scatter());
+    CHECK(e.text.find("0 0 0 0    # Open MPI's own decision: buffer size at root 0 64 KiB") !=
+          std::string::npos);
+    CHECK(e.text.find("65537 9 0 0    # scatter_allgather_ring: buffer size at root 0 4 MiB") !=
+          std::string::npos);
+    // Where the ring is not 5% faster, Open MPI's own scatter_allgather stays.
+    SelectResult close = hand_made_scatter();
+    close.points[1] = point(Collective::bcast, close.scales[0], 4 * MiB,
+                            {{"binomial", {{0, 900}}},
+                             {"knomial", {{2, 900}, {4, 800}}},
+                             {"scatter-rd", {{0, 420}}},
+                             {"scatter-ring", {{0, 410}}}},
+                            "binomial");
+    CHECK(emit_openmpi_rules(close).text.find(" 9 0 0") == std::string::npos);
+    const ompi::Decision own = ompi::fixed_decision(Collective::bcast, 16, 4 * MiB);
+    CHECK(own.algorithm == 8);
+    CHECK(own.name == "scatter_allgather");
+    CHECK(own.piccolo == std::optional<std::string_view>("scatter-rd"));
+    CHECK(ompi::runs_as(Collective::bcast, "scatter-ring", 0, 3)->algorithm == 9);
+    CHECK(ompi::runs_as(Collective::bcast, "scatter-rd", 0, 12)->algorithm == 8);
+}

@@ -96,9 +96,12 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
         {Collective::allgather, "rm", 2048, 2048, Style::nccl},
         {Collective::allgather, "prm", 1024, 2048, Style::mpi},
         // The collectives swept with -c all, all in full (no quotient): a tree of p - 1
-        // transfers, where the per-rank part weighs most; pairwise and scattered rounds of p and
+        // transfers, where the per-rank part weighs most; the scatter-allgather Bcasts (a ring
+        // of p (p - 1) chunks, and p log2 p exchanges); pairwise and scattered rounds of p and
         // of 32 p transfers.
         {Collective::bcast, "knomial", 4, 16384, Style::mpi},
+        {Collective::bcast, "scatter-ring", 0, 1024, Style::mpi},
+        {Collective::bcast, "scatter-rd", 0, 16384, Style::nccl},
         {Collective::reduce, "binomial", 0, 16384, Style::nccl},
         {Collective::reduce_scatter, "pairwise", 0, 512, Style::mpi},
         {Collective::reduce_scatter, "k-ring", 8, 512, Style::nccl},

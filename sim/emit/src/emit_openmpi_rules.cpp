@@ -37,13 +37,15 @@
 // Bcast, Reduce, Reduce_scatter_block, Alltoall (openmpi_defaults.cpp says what each runs):
 //   bcast 7 knomial = piccolo's knomial with k = 4 only: its radix is the MCA parameter
 //   coll_tuned_bcast_algorithm_knomial_radix (default 4), not part of a rule, and the file is
-//   written for the default (Open MPI's own decision also runs 7 with it). reduce 5 binomial =
-//   binomial (knomial k = 2), 7 rabenseifner = rabenseifner where p is a power of 2 (Open MPI
-//   runs basic_linear below pof2 elements and for non-commutative operations itself);
-//   reduce_scatter_block 3 recursive_halving = rh and recexch with k = 2 (Open MPI runs
-//   basic_linear for non-commutative operations itself; no Open MPI algorithm takes a radix);
-//   alltoall 2 pairwise = pairwise where p is not a power of 2 (or is 2), 3 modified_bruck =
-//   bruck with k = 2.
+//   written for the default (Open MPI's own decision also runs 7 with it); 8 scatter_allgather
+//   = scatter-rd, 9 scatter_allgather_ring = scatter-ring (coll_tuned_bcast_decision.c, v4.1.4;
+//   both run basic_linear below p elements, sizes piccolo does not sweep them at for one-byte
+//   types). reduce 5 binomial = binomial (knomial k = 2), 7 rabenseifner = rabenseifner where p
+//   is a power of 2 (Open MPI runs basic_linear below pof2 elements and for non-commutative
+//   operations itself); reduce_scatter_block 3 recursive_halving = rh and recexch with k = 2
+//   (Open MPI runs basic_linear for non-commutative operations itself; no Open MPI algorithm
+//   takes a radix); alltoall 2 pairwise = pairwise where p is not a power of 2 (or is 2),
+//   3 modified_bruck = bruck with k = 2.
 #include <fmt/format.h>
 #include <algorithm>
 #include <map>

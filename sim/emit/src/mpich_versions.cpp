@@ -38,6 +38,13 @@
 //         (src/mpi/coll/src/coll_impl.c: "kary", "knomial_1", "knomial_2", anything else kary), so
 //         4.3 needs "tree_type=knomial_2". knomial k = 2 is also the binomial tree, the only one
 //         4.0 names. The blocking Reduce has no k-nomial tree in any series: knomial k = 2 only.
+//   scatter-rd, scatter-ring: MPIR_Bcast_intra_scatter_recursive_doubling_allgather and
+//         MPIR_Bcast_intra_scatter_ring_allgather (every series; src/mpi/coll/bcast/, the
+//         schedules schedules/src/bcast_scatter_rd.cpp and bcast_scatter_ring.cpp follow).
+//         coll_algorithms.txt restricts neither (only the nonblocking Ibcast's recursive
+//         doubling is "restrictions: power-of-two"): at p not a power of 2 the blocking one runs
+//         its recursive-halving branch, which schedules/src/bcast_scatter_rd.cpp follows; MPICH's
+//         own generic.json names it only for powers of 2 and 12 KiB..512 KiB.
 //   rabenseifner (Reduce): MPIR_Reduce_intra_reduce_scatter_gather, in every series (the
 //         schedule schedules/src/reduce_rabenseifner.cpp follows; unchanged from v4.0.2 to
 //         v4.3.2). coll_algorithms.txt: "restrictions: size-ge-pof2, builtin-op", and it asserts
@@ -131,28 +138,39 @@ constexpr std::array<Algorithm, 3> allreduce_4_3{{
     {"rm", "MPIR_Allreduce_intra_recursive_multiplying", true, 0, false, true},
 }};
 
-// Bcast, v4.0.2: binomial (the k-nomial tree with k = 2) only.
-constexpr std::array<Algorithm, 2> bcast_4_0{{
+// Bcast, v4.0.2: binomial (the k-nomial tree with k = 2) and the two scatter-allgathers
+// (csel_container.c, lines 236-241).
+constexpr std::array<Algorithm, 4> bcast_4_0{{
     {"binomial", "MPIR_Bcast_intra_binomial"},
     {"knomial", "MPIR_Bcast_intra_binomial", false, 0, false, false, 2},
+    {"scatter-rd", "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"},
+    {"scatter-ring", "MPIR_Bcast_intra_scatter_ring_allgather"},
 }};
 // v4.1.2: MPIR_Bcast_intra_tree, tree type read with atoi(). Its reader stores
 // "is_non_blocking=N" into k (csel_container.c, line 53), so the file cannot set it: the tree
-// sends as the uninitialised field says (MPII_Create_container allocates with MPL_malloc).
-constexpr std::array<Algorithm, 2> bcast_4_1{{
+// sends as the uninitialised field says (MPII_Create_container allocates with MPL_malloc). The
+// scatter-allgathers: lines 381-384.
+constexpr std::array<Algorithm, 4> bcast_4_1{{
     {"binomial", "MPIR_Bcast_intra_binomial"},
     {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=2"},
+    {"scatter-rd", "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"},
+    {"scatter-ring", "MPIR_Bcast_intra_scatter_ring_allgather"},
 }};
 // v4.2.3: is_non_blocking is read (csel_container.c, line 53): 0, blocking MPIC_Send to one child
-// after the other (the mpi and nccl styles), or 1, MPIC_Isend to every child (pipelined).
-constexpr std::array<Algorithm, 2> bcast_4_2{{
+// after the other (the mpi and nccl styles), or 1, MPIC_Isend to every child (pipelined). The
+// scatter-allgathers: lines 415-418.
+constexpr std::array<Algorithm, 4> bcast_4_2{{
     {"binomial", "MPIR_Bcast_intra_binomial"},
     {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=2", true},
+    {"scatter-rd", "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"},
+    {"scatter-ring", "MPIR_Bcast_intra_scatter_ring_allgather"},
 }};
-// v4.3.2: the tree type by name.
-constexpr std::array<Algorithm, 2> bcast_4_3{{
+// v4.3.2: the tree type by name; the scatter-allgathers: lines 464-467.
+constexpr std::array<Algorithm, 4> bcast_4_3{{
     {"binomial", "MPIR_Bcast_intra_binomial"},
     {"knomial", "MPIR_Bcast_intra_tree", true, 0, false, false, 0, "tree_type=knomial_2", true},
+    {"scatter-rd", "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"},
+    {"scatter-ring", "MPIR_Bcast_intra_scatter_ring_allgather"},
 }};
 // Reduce, every series: binomial (the blocking Reduce has no k-nomial tree) and
 // reduce_scatter_gather (Rabenseifner's; count >= pof2 and built-in operations only).

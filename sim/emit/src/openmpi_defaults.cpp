@@ -20,7 +20,12 @@
 //   k = the radix (the MCA default 4, bcast_knomial_radix). 6 binomial: ompi_coll_base_topo_
 //   build_bmtree, a rank's parent clears its highest set bit: the bit-reversed tree of piccolo's
 //   binomial (whose parent clears the lowest), the same shape with other ranks on each edge, so
-//   on nodes of several ranks other edges cross nodes: not modelled.
+//   on nodes of several ranks other edges cross nodes: not modelled. 8 scatter_allgather and 9
+//   scatter_allgather_ring (ompi_coll_base_bcast_intra_scatter_allgather, _ring): the binomial
+//   scatter of ceil(count / p)-element chunks from rank + mask, then recursive doubling (with the
+//   same recursive halving as MPICH where p is not a power of 2) or a ring: piccolo's scatter-rd
+//   and scatter-ring, MPICH's algorithms, for counts of at least p elements (below, both run
+//   basic_linear); in bytes where the type is one byte long.
 //   reduce 5 binomial: ompi_coll_base_topo_build_in_order_bmtree, parent clears the lowest set
 //   bit, children rank + 1, + 2, + 4, ... received in that order: piccolo's binomial.
 //   reduce 7 rabenseifner: ompi_coll_base_reduce_intra_redscat_gather, recursive halving with
@@ -275,6 +280,9 @@ std::optional<Decision> runs_as(Collective collective, std::string_view algorith
         case Collective::bcast:
             if (algorithm == "knomial" && k == bcast_knomial_radix)
                 return Decision{7, "knomial", "knomial", bcast_knomial_radix};
+            if (algorithm == "scatter-rd") return Decision{8, "scatter_allgather", "scatter-rd"};
+            if (algorithm == "scatter-ring")
+                return Decision{9, "scatter_allgather_ring", "scatter-ring"};
             return std::nullopt;
         case Collective::reduce:
             if (algorithm == "binomial" || (algorithm == "knomial" && k == 2))
@@ -322,6 +330,8 @@ Decision fixed_decision_more(Collective collective, int ranks, std::uint64_t byt
     // What each number runs, if piccolo models it, is what runs_as() says for piccolo's
     // algorithms.
     for (const auto& [algorithm, k] : {std::pair<std::string_view, int>{"knomial", bcast_knomial_radix},
+                                       {"scatter-rd", 0},
+                                       {"scatter-ring", 0},
                                        {"binomial", 0},
                                        {"rh", 0},
                                        {"pairwise", 0},

@@ -16,9 +16,9 @@ struct Decision {
     int algorithm = 0;      // coll_tuned's algorithm number
     std::string_view name;  // coll_tuned's name for it
     // piccolo's algorithm that runs the same schedule at this p ("ring", "rd", "bruck" with
-    // k = 2, "knomial" with k = 4, "binomial", "rh", "pairwise", "rabenseifner" at p a power of
-    // 2), or nullopt where piccolo does not model what Open MPI runs (neighbor exchange,
-    // segmented ring, Allreduce's Rabenseifner, chain, ...).
+    // k = 2, "knomial" with k = 4, "scatter-rd", "scatter-ring", "binomial", "rh", "pairwise",
+    // "rabenseifner" at p a power of 2), or nullopt where piccolo does not model what Open MPI
+    // runs (neighbor exchange, segmented ring, Allreduce's Rabenseifner, chain, ...).
     std::optional<std::string_view> piccolo;
     int k = 0;  // > 0: piccolo's radix of it (bruck 2, knomial 4)
 };

@@ -255,8 +255,8 @@ class SweepRun {
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale)
             if (sweep_.scales[scale].ranks() == sweep_.ranks[unit.p_index])
                 for (std::size_t z = 0; z < sweep_.sizes.size(); ++z)
-                    if (detail::runs_at(unit.counts.pieces, sweep_.collectives[unit.collective],
-                                        sweep_.sizes[z]))
+                    if (detail::runs_at(unit.counts, sweep_.collectives[unit.collective],
+                                        sweep_.ranks[unit.p_index], sweep_.sizes[z]))
                         points.emplace_back(scale, z);
         return points;
     }
@@ -407,7 +407,7 @@ class SweepRun {
         for (std::size_t scale = 0; scale < sweep_.scales.size(); ++scale) {
             if (sweep_.scales[scale].ranks() != g.ranks) continue;
             for (std::size_t z = 0; z < sweep_.sizes.size(); ++z) {
-                if (!detail::runs_at(unit.counts.pieces, collective, sweep_.sizes[z])) continue;
+                if (!detail::runs_at(unit.counts, collective, g.ranks, sweep_.sizes[z])) continue;
                 const auto run = replay->run(layouts_[scale], sweep_.sizes[z]);
                 if (!run) continue;
                 sweep_.times[sweep_.time_index(u, scale, z)] = run->makespan;

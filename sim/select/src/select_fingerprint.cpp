@@ -90,7 +90,7 @@ TimingHash timing_hash(const Schedule& s, bool resize_by_payload,
     Hasher h;
     for (std::uint64_t part :
          {static_cast<std::uint64_t>(s.shape.collective), static_cast<std::uint64_t>(s.shape.ranks),
-          s.shape.bytes, std::uint64_t{s.shape.pieces}})
+          s.shape.bytes, std::uint64_t{s.shape.pieces}, static_cast<std::uint64_t>(s.shape.cut)})
         h.add(part);
     h.add_all<TaskKind>(s.kind);
     h.add_all<Rank>(s.src);

@@ -21,8 +21,12 @@ GenerateRequest template_request(const Sweep& sweep, const SelectRequest& reques
     g.algorithm = std::string(sweep.algorithms[a].info->name);
     g.k = k;
     g.ranks = sweep.ranks[p];
-    // Any size works for a template; an Allreduce needs at least one byte per segment.
-    g.bytes = std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(g.ranks));
+    // Any size works for a template; an Allreduce needs at least one byte per segment, and a
+    // Bcast a multiple of p: MPICH's scatter (scatter-rd, scatter-ring) then cuts it into p
+    // chunks that all hold bytes, as at every size above p (p - 1).
+    const auto ranks = static_cast<std::uint64_t>(g.ranks);
+    g.bytes = std::max<std::uint64_t>(1024, ranks);
+    if (g.collective == Collective::bcast) g.bytes = (g.bytes + ranks - 1) / ranks * ranks;
     g.payload = resize_by_payload(g.collective);  // blocks of `bytes` resize without payload
     g.style = request.style;
     g.root = select_root;
@@ -103,7 +107,7 @@ class Planner {
         std::uint64_t sizes = 0, work = 0;
         bool uneven = false;  // a size the quotient does not cover
         for (std::uint64_t bytes : sweep_.sizes) {
-            if (!runs_at(counts.pieces, sweep_.collectives[c], bytes)) continue;
+            if (!runs_at(counts, sweep_.collectives[c], ranks, bytes)) continue;
             const bool covered = representatives == 0 || symmetry_covers(g, bytes);
             uneven = uneven || !covered;
             if (!covered && !indexable) continue;

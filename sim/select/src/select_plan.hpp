@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "piccolo/schedules/generate.hpp"
+#include "piccolo/schedules/task_count.hpp"
 #include "piccolo/select/select.hpp"
 #include "select_unit.hpp"
 
@@ -32,11 +33,14 @@ SweepPlan plan_sweep(const SelectRequest& request);
 GenerateRequest template_request(const Sweep& sweep, const SelectRequest& request, std::size_t c,
                                  std::size_t p, std::size_t a, int k);
 
-// Does a schedule cut into `pieces` run at `bytes`? set_message_size() cuts an Allreduce, Bcast
-// or Reduce buffer into segments of at least one byte; blocks (Allgather, Alltoall) and
+// Does a schedule of these counts (its pieces and cut) on p ranks run at `bytes`?
+// set_message_size() cuts an Allreduce, Bcast or Reduce buffer into segments of at least one
+// byte, and a ceil cut (scatter-rd, scatter-ring) only where it has as many segments that hold
+// bytes (CollectiveShape::cuts_at: every size above p (p - 1), every multiple of p; below, the
+// DAG leaves out the empty chunks' messages and differs); blocks (Allgather, Alltoall) and
 // Reduce_scatter's segments are `bytes` each at every size.
-inline bool runs_at(std::uint32_t pieces, Collective c, std::uint64_t bytes) {
-    return pieces_follow_ranks(c) || bytes >= pieces;
+inline bool runs_at(const TaskCounts& counts, Collective c, Rank p, std::uint64_t bytes) {
+    return CollectiveShape{c, p, bytes, counts.pieces, 0, counts.cut}.cuts_at(bytes);
 }
 
 // A buffer cut into segments (Allreduce, Bcast, Reduce) is resized by its payload, pieces of

@@ -105,30 +105,8 @@ class Ranking {
         }
         if (!chosen) {
             out.skipped = set.unavailable;
-            const auto p = static_cast<std::uint64_t>(sweep_.scales[scale_].ranks());
-            // Below a byte per segment it cannot run (p segments: ring, k-ring; rabenseifner's
-            // 2^floor(log2 p)); above, only the symmetry reduction could run it (its full DAG is
-            // too large), at multiples of p.
-            if (out.skipped.empty() && !set.candidates.empty()) {
-                const std::uint64_t pieces =
-                    count_tasks({sweep_.collectives[c_], std::string(info.name),
-                                 set.candidates.front().k, static_cast<Rank>(p),
-                                 std::max<std::uint64_t>(1024, p), false})
-                        .pieces;
-                const std::uint64_t bytes = sweep_.sizes[size_];
-                out.skipped =
-                    pieces > 1 && pieces < p && bytes < pieces
-                        ? fmt::format("needs at least {} bytes (the buffer is cut into {} "
-                                      "segments)",
-                                      pieces, pieces)
-                    : bytes < p
-                        ? fmt::format(
-                              "needs at least p = {} bytes (the vector is cut into p segments)", p)
-                        : fmt::format(
-                              "runs only at vector sizes that are multiples of p = {} here (see "
-                              "the note)",
-                              p);
-            }
+            if (out.skipped.empty() && !set.candidates.empty())
+                out.skipped = not_run_here(info, set);
             return out;
         }
         best = *chosen;
@@ -139,6 +117,33 @@ class Ranking {
             if (cand.schedule == chosen->candidate->schedule && cand.k != out.k)
                 out.same_schedule_k.push_back(cand.k);
         return out;
+    }
+
+    // Why an algorithm whose candidates all exist ran at none of them at this size. MPICH's
+    // scatter (a ceil cut: scatter-rd, scatter-ring) leaves its last chunk empty below
+    // p (p - 1) + 1 bytes, where its DAG changes with the size. Otherwise: below a byte per
+    // segment it cannot run (p segments: ring, k-ring; rabenseifner's 2^floor(log2 p)); above,
+    // only the symmetry reduction could run it (its full DAG is too large), at multiples of p.
+    std::string not_run_here(const AlgorithmInfo& info, const CandidateSet& set) const {
+        const auto p = static_cast<std::uint64_t>(sweep_.scales[scale_].ranks());
+        if (info.cut == Cut::ceil)
+            return fmt::format(
+                "MPICH's scatter leaves the last of its p = {} chunks of ceil(n/p) bytes "
+                "empty at this size (below p (p - 1) + 1 bytes its DAG changes with the size)",
+                p);
+        const std::uint64_t pieces =
+            count_tasks({sweep_.collectives[c_], std::string(info.name), set.candidates.front().k,
+                         static_cast<Rank>(p), std::max<std::uint64_t>(1024, p), false})
+                .pieces;
+        const std::uint64_t bytes = sweep_.sizes[size_];
+        if (pieces > 1 && pieces < p && bytes < pieces)
+            return fmt::format("needs at least {} bytes (the buffer is cut into {} segments)",
+                               pieces, pieces);
+        if (bytes < p)
+            return fmt::format("needs at least p = {} bytes (the vector is cut into p segments)",
+                               p);
+        return fmt::format(
+            "runs only at vector sizes that are multiples of p = {} here (see the note)", p);
     }
 
     // The best candidate of another reported algorithm that runs a different schedule (prd and

@@ -31,8 +31,9 @@ void run_algorithms(int ranks) {
     fmt::print(
         "\nCollectives: allgather (size = per-rank contribution), allreduce (size = vector "
         "size), bcast and reduce (size = the whole buffer, MPI's count; --root, default 0; "
-        "knomial, binomial; reduce also rabenseifner, which needs at least 2^floor(log2 p) "
-        "bytes), reduce_scatter (size = per-rank block; ring, k-ring, pairwise, rh, recexch), "
+        "bcast: knomial, binomial, scatter-rd, scatter-ring; reduce: knomial, binomial, "
+        "rabenseifner, which needs at least 2^floor(log2 p) bytes), "
+        "reduce_scatter (size = per-rank block; ring, k-ring, pairwise, rh, recexch), "
         "alltoall (size = block per rank pair; bruck, pairwise, scattered).\n");
 }
 

@@ -55,8 +55,9 @@ void add_gen_command(CLI::App& app) {
                     "allgather, allreduce, bcast, reduce, reduce_scatter or alltoall")
         ->capture_default_str();
     gen->add_option("--algorithm,-a", options->algorithm,
-                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise, scattered, "
-                    "rh, rabenseifner, recexch (piccolo algorithms)")
+                    "ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, scatter-rd, "
+                    "scatter-ring, pairwise, scattered, rh, rabenseifner, recexch (piccolo "
+                    "algorithms)")
         ->required();
     gen->add_option("-k,--radix", options->k,
                     "radix k (k-ring, rm, prm, bruck, knomial, recexch): 2 <= k <= p");

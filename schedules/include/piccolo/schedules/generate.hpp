@@ -14,8 +14,8 @@ namespace piccolo {
 
 struct GenerateRequest {
     Collective collective = Collective::allgather;
-    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, pairwise,
-    // scattered, rh, rabenseifner, recexch
+    // registry name: ring, k-ring, rd, rm, prd, prm, bruck, knomial, binomial, scatter-rd,
+    // scatter-ring, pairwise, scattered, rh, rabenseifner, recexch
     std::string algorithm;
     int k = 0;                // radix; ignored by algorithms without one
     Rank ranks = 0;           // p
@@ -54,6 +54,9 @@ struct AlgorithmInfo {
     // The k that `piccolo select` and piccolo-run-mpi sweep when -k names none (swept_radices());
     // null: every valid k. recexch: k <= 16 (recexch.cpp says why).
     std::vector<int> (*default_radices)(Rank p) = nullptr;
+    // How it cuts a Bcast buffer (CollectiveShape::cut): ceil for MPICH's scatter (scatter-rd,
+    // scatter-ring), whose DAG then depends on the size below p (p - 1) + 1 bytes.
+    Cut cut = Cut::even;
 };
 
 // The k a sweep takes for p ranks when no -k is given: default_radices, else every valid k
@@ -72,7 +75,10 @@ const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputErro
 // bytes, so sweeps generate once per (collective, algorithm, p, k) and resize. Needs payload
 // descriptors for Allreduce (segment sizes are not proportional to the vector size); an
 // Allgather without them is rescaled exactly (every size is a multiple of the block size).
-// Throws InputError if bytes == 0 or (Allreduce) the vector has fewer bytes than segments.
+// Throws InputError if bytes == 0, (Allreduce) the vector has fewer bytes than segments, or (a
+// ceil cut: scatter-rd, scatter-ring) the size has another number of segments that hold bytes:
+// their DAG leaves out the messages of empty segments, so it depends on the size there
+// (CollectiveShape::cuts_at).
 Schedule with_message_size(const Schedule& schedule, std::uint64_t bytes);
 // The same in place: only the sizes change, so a sweep copies its DAG once, not once per size.
 void set_message_size(Schedule& schedule, std::uint64_t bytes);

@@ -45,6 +45,27 @@ constexpr std::uint32_t pieces_of(Collective c, std::int32_t p) {
     return c == Collective::alltoall ? n * n : n;
 }
 
+// How a buffer cut into segments (Allreduce, Bcast, Reduce: not pieces_follow_ranks) is cut.
+//   even: `pieces` segments whose sizes differ by at most one byte, the longer ones first.
+//   ceil: MPICH's scatter for Bcast (MPII_Scatter_for_bcast, src/mpi/coll/bcast/bcast_utils.c,
+//         v4.1.2): segment i is bytes [i c, min((i + 1) c, bytes)) with c = ceil(bytes / ranks),
+//         so the last is shorter and, at small sizes, the last ranks' would be empty. Only the
+//         segments that hold bytes exist: `pieces` = ceil_cut_pieces(bytes, ranks) <= ranks.
+enum class Cut : std::uint8_t { even, ceil };
+std::string_view to_string(Cut cut);
+
+// ceil(bytes / p): the bytes of every ceil-cut segment but the last.
+constexpr std::uint64_t ceil_cut_bytes(std::uint64_t bytes, std::int32_t p) {
+    const auto n = static_cast<std::uint64_t>(p);
+    return bytes / n + (bytes % n != 0 ? 1 : 0);
+}
+// The segments of a ceil cut that hold bytes: ceil(bytes / ceil(bytes / p)); p when bytes is a
+// multiple of p or above p (p - 1), fewer below (7 bytes over 5 ranks: 2, 2, 2, 1).
+constexpr std::uint32_t ceil_cut_pieces(std::uint64_t bytes, std::int32_t p) {
+    const std::uint64_t chunk = ceil_cut_bytes(bytes, p);
+    return chunk == 0 ? 0 : static_cast<std::uint32_t>(bytes / chunk + (bytes % chunk != 0 ? 1 : 0));
+}
+
 // A transfer moves bytes between two ranks; the others are local work on one rank.
 enum class TaskKind : std::uint8_t { transfer, reduce, permute, copy };
 
@@ -84,8 +105,9 @@ struct Csr {
 
 // What one collective instance needs: the data it starts from and the result it must produce.
 // Allgather: `pieces` blocks of `bytes` each (block b starts on rank b). Allreduce (and the rooted
-// Bcast and Reduce): the `bytes`-byte vector is cut into `pieces` segments whose sizes differ by
-// at most one byte.
+// Bcast and Reduce): the `bytes`-byte vector is cut into `pieces` segments as `cut` says (even:
+// sizes differ by at most one byte; ceil: MPICH's scatter chunks, Bcast's scatter-rd and
+// scatter-ring).
 // Reduce_scatter: p segments of `bytes` each (MPI_Reduce_scatter_block's recvcount: the vector is
 // p bytes long; rank r ends with the sum of segment r). Alltoall: p^2 blocks of `bytes` each
 // (MPI_Alltoall's sendcount: what each rank sends each rank).
@@ -95,6 +117,7 @@ struct CollectiveShape {
     std::uint64_t bytes = 0;   // per-rank contribution / block, or the whole buffer (see above)
     std::uint32_t pieces = 0;  // blocks (allgather, alltoall), segments (the others)
     Rank root = 0;             // bcast, reduce: the rank that has (bcast) or gets (reduce) it all
+    Cut cut = Cut::even;       // how a buffer is cut into segments (not pieces_follow_ranks)
 
     [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t piece) const;
     // The bytes of a message carrying these pieces (the sum of their piece_bytes).
@@ -107,6 +130,10 @@ struct CollectiveShape {
     [[nodiscard]] bool pieces_are_whole() const {
         return pieces_follow_ranks(collective) || pieces == 1;
     }
+    // Can this shape be cut at `bytes` into the same pieces (set_message_size)? Blocks: at any
+    // size; an even cut: at least a byte per segment; a ceil cut: where it has as many segments
+    // that hold bytes (ceil_cut_pieces), so that every transfer keeps at least a byte.
+    [[nodiscard]] bool cuts_at(std::uint64_t size) const;
 };
 
 class Schedule {

@@ -22,6 +22,7 @@ struct TaskCounts {
     // Payload ids when request.payload (exact), else 0.
     std::uint64_t payload_ids = 0;
     std::uint32_t pieces = 0;  // the schedule's shape.pieces: blocks, or Allreduce segments
+    Cut cut = Cut::even;       // the schedule's shape.cut
     // Transfers of the largest round, exact: a replay may hold them all waiting at once.
     std::uint64_t widest_round = 0;
     [[nodiscard]] std::uint64_t tasks() const { return transfers + computes; }
@@ -44,6 +45,10 @@ struct TaskCounts {
 //     when the root is odd and below 2 rem; rem + P log2 P reduces.
 //   recexch (Reduce_scatter) with P = the largest power of k <= p, n = log_k P, rem = p - P:
 //     2 rem + P n (k - 1) transfers, rem + P n (k - 1) reduces (k = 2: rh's).
+//   scatter-ring (Bcast) with q = ceil_cut_pieces(bytes, p) segments: q - 1 scatter transfers
+//     and q (p - 1) ring transfers; scatter-rd: q - 1 and, per mask, the exchanges and halving
+//     sends of chunks below q (p log2 p + p - 1 when p = 2^n and q = p). Both depend on bytes
+//     through q; scatter-rd's dependency ids walk every rank's program, O(p log p).
 TaskCounts count_tasks(const GenerateRequest& request);
 
 // Equal strings for two requests of the same collective, p, style and payload setting mean

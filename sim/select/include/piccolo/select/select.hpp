@@ -133,7 +133,8 @@ std::vector<Collective> parse_select_collectives(const std::vector<std::string>&
 // preference, the same in every output: a baseline algorithm of the collective (ring, rd;
 // binomial; pairwise) first, then fewer rounds (transfers on the schedule's longest dependency
 // chain), then the smaller k, then the order of algorithms() (ring, k-ring, rd, rm, prd, prm,
-// bruck, knomial, binomial, pairwise, scattered).
+// bruck, knomial, binomial, scatter-rd, scatter-ring, pairwise, scattered, rh, rabenseifner,
+// recexch).
 inline constexpr double equal_time_tolerance = 1e-9;
 
 // One algorithm at one (collective, scale, size).
