@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include "piccolo/core/error.hpp"
 #include "piccolo/core/size_parse.hpp"
 #include "piccolo/schedules/generate.hpp"
@@ -19,6 +21,28 @@ struct RawOptions {
     std::vector<std::string> sizes;
     std::string type = "auto";
 };
+
+// -k narrows the k of the algorithms to run that have a radix (sweep.cpp, radices_for); where
+// none has one, or a schedule file is run, it would narrow nothing, so it is refused.
+void check_radix_taken(const RunOptions& o) {
+    if (!o.schedule_file.empty())
+        throw InputError(
+            "-k: a schedule file brings its own k; drop -k (it is for the generated "
+            "schedules of -a)");
+    std::vector<std::string_view> names;
+    auto add = [&](const AlgorithmInfo& info) {
+        if (std::find(names.begin(), names.end(), info.name) == names.end())
+            names.push_back(info.name);
+    };
+    for (const std::string& name : o.algorithms) add(find_algorithm(name));
+    if (o.algorithms.empty())  // the default candidates of each collective (sweep.cpp)
+        for (Collective c : o.collectives)
+            for (const AlgorithmInfo& info : algorithms())
+                if (default_candidate(info, c)) add(info);
+    for (std::string_view name : names)
+        if (find_algorithm(name).has_radix) return;
+    throw InputError(no_radix_message(names, o.collectives));
+}
 
 void finish(const RawOptions& raw, RunOptions& o) {
     for (const std::string& c : raw.collectives) {
@@ -43,6 +67,7 @@ void finish(const RawOptions& raw, RunOptions& o) {
     }
     for (int k : raw.radices)
         if (k < 2) throw InputError(fmt::format("-k: {} is not a radix (give k >= 2)", k));
+    if (!raw.radices.empty()) check_radix_taken(o);
     o.radices = raw.radices;
     if (o.root < 0)
         throw InputError(fmt::format("--root: rank {} is not a rank (give 0 <= root < p)", o.root));

@@ -185,6 +185,22 @@ const AlgorithmInfo& find_algorithm(std::string_view name) {
         fmt::format("unknown algorithm '{}' (known: {})", excerpt(name), fmt::join(names, ", ")));
 }
 
+std::string no_radix_message(const std::vector<std::string_view>& names,
+                             const std::vector<Collective>& collectives) {
+    std::vector<std::string_view> asked, radix;
+    for (Collective c : collectives) asked.push_back(to_string(c));
+    for (const AlgorithmInfo& info : registry)
+        if (info.has_radix && std::any_of(collectives.begin(), collectives.end(),
+                                          [&](Collective c) { return builds(info, c); }))
+            radix.push_back(info.name);
+    const std::string which =
+        names.size() == 1 ? fmt::format("{} takes no radix; drop -k, or choose", names.front())
+                          : fmt::format("none of {} takes a radix; drop -k, or add",
+                                        fmt::join(names, ", "));
+    return fmt::format("-k: {} with -a an algorithm that takes one (for {}: {})", which,
+                       fmt::join(asked, ", "), fmt::join(radix, ", "));
+}
+
 Schedule generate(const GenerateRequest& request) {
     const AlgorithmInfo& info = find_algorithm(request.algorithm);
     const Rank p = request.ranks;

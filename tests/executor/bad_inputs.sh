@@ -28,6 +28,9 @@ expect "--style: " --style fast
 expect "--algorithm: " -a ringg
 expect "--sizes: '0' must be at least 1 byte" -s 0
 expect "-k: 1 is not a radix" -k 1
+expect "-k: ring takes no radix; drop -k, or choose with -a an algorithm that takes one (for allgather, allreduce: k-ring, rm, prm, bruck)" -a ring -k 4
+expect "-k: none of pairwise, scattered takes a radix; drop -k, or add with -a an algorithm that takes one (for alltoall: bruck)" -c alltoall -k 4
+expect "-k: a schedule file brings its own k; drop -k (it is for the generated schedules of -a)" --schedule ring3.xml -k 2
 expect "--type: 'int' is not one of double, float, byte, auto" --type int
 expect "--type double: the 7-byte vector" -c allreduce -a rd --type double -s 7
 expect "the schedule is for 3 ranks but 2 are running; start it with mpirun -n 3" --schedule ring3.xml

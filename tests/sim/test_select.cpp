@@ -187,6 +187,51 @@ TEST_CASE("-k restricts the candidates, k invalid for some p is skipped there") 
     CHECK(outcome(p8, "k-ring").k == 8);
 }
 
+TEST_CASE("-k narrows the algorithms with a radix and is refused where none is swept") {
+    auto message = [](const SelectRequest& r) -> std::string {
+        try {
+            select(r);
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    SelectRequest r = small_request(two_level(3));
+    r.radices = {4};
+    r.algorithms = {"ring"};
+    CHECK(message(r) ==
+          "-k: ring takes no radix; drop -k, or choose with -a an algorithm that takes one (for "
+          "allgather, allreduce: k-ring, rm, prm, bruck)");
+    r.algorithms = {"ring", "rd"};
+    r.collectives = {Collective::allreduce};
+    CHECK(message(r) ==
+          "-k: none of ring, rd takes a radix; drop -k, or add with -a an algorithm that takes "
+          "one (for allreduce: k-ring, rm, prm)");
+    // Alltoall's default candidates: pairwise and scattered (bruck runs only when named).
+    r.algorithms = {};
+    r.collectives = {Collective::alltoall};
+    CHECK(message(r) ==
+          "-k: none of pairwise, scattered takes a radix; drop -k, or add with -a an algorithm "
+          "that takes one (for alltoall: bruck)");
+    r.collectives = {Collective::bcast};
+    r.algorithms = {"binomial", "scatter-rd"};
+    CHECK(message(r) ==
+          "-k: none of binomial, scatter-rd takes a radix; drop -k, or add with -a an algorithm "
+          "that takes one (for bcast: knomial)");
+    // One algorithm with a radix is enough: -k is its k, the others run as they are.
+    r.algorithms = {"binomial", "knomial"};
+    const SelectResult bcast = select(r);
+    CHECK(outcome(bcast.at(0, 0, 0), "binomial").available);
+    CHECK(outcome(bcast.at(0, 0, 0), "knomial").k == 4);
+    CHECK(outcome(bcast.at(0, 0, 0), "knomial").candidates.size() == 1);
+    // A list across collectives: Alltoall's candidates have no radix, Allgather's rm takes k = 4.
+    r.collectives = {Collective::allgather, Collective::alltoall};
+    r.algorithms = {};
+    const SelectResult both = select(r);
+    CHECK(outcome(both.at(0, 0, 0), "rm").k == 4);
+    CHECK(outcome(both.at(1, 0, 0), "pairwise").available);
+}
+
 TEST_CASE("sizes are sorted and duplicates dropped") {
     SelectRequest r = small_request(two_level(3));
     r.sizes = {1024, 8, 1024};

@@ -170,6 +170,70 @@ TEST_CASE("mpich-json for bcast, reduce, reduce_scatter, alltoall matches its ex
     }
 }
 
+// The collectives of MPICH's generic.json (maint/tuning/coll/mpir/generic.json at v4.0.2 and
+// v4.1.2; v4.2.3 and v4.3.2 hold v4.1.2's copy), in its order: those its selection looks up.
+const char* const generic_collectives[] = {
+    "bcast", "allreduce", "allgather", "allgatherv", "reduce", "reduce_scatter",
+    "reduce_scatter_block", "gather", "scatter", "gatherv", "scatterv", "scan", "exscan",
+    "barrier", "alltoall", "alltoallv", "alltoallw", "neighbor_allgather", "neighbor_allgatherv",
+    "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw", "ibarrier", "iallreduce",
+    "iallgather", "iallgatherv", "ibcast", "ireduce", "ireduce_scatter", "igather", "iscatter",
+    "igatherv", "iscatterv", "iexscan", "ialltoall", "ialltoallv", "ialltoallw",
+    "ireduce_scatter_block", "iscan", "ineighbor_allgather", "ineighbor_allgatherv",
+    "ineighbor_alltoall", "ineighbor_alltoallv", "ineighbor_alltoallw"};
+
+// generic.json's Allgather and Allreduce entries (the same at v4.0.2 and v4.1.2).
+constexpr const char* generic_allgather = R"({"comm_type=intra": {
+    "comm_size=pow2": {
+        "total_msg_size<524288": {"algorithm=MPIR_Allgather_intra_recursive_doubling": {}},
+        "total_msg_size=any": {"algorithm=MPIR_Allgather_intra_ring": {}}},
+    "comm_size=any": {
+        "total_msg_size<81920": {"algorithm=MPIR_Allgather_intra_brucks": {}},
+        "total_msg_size=any": {"algorithm=MPIR_Allgather_intra_ring": {}}}},
+  "comm_type=inter": {"algorithm=MPIR_Allgather_inter_local_gather_remote_bcast": {}}})";
+constexpr const char* generic_allreduce = R"({"comm_type=intra": {
+    "avg_msg_size<=0": {
+        "is_commutative=yes": {"algorithm=MPIR_Allreduce_intra_smp": {}},
+        "is_commutative=no": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}}},
+    "avg_msg_size<=8": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}},
+    "avg_msg_size=any": {
+        "is_op_built_in=no": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}},
+        "is_op_built_in=yes": {
+            "count<pow2": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}},
+            "count=any": {"algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather": {}}}}},
+  "comm_type=inter": {"algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast": {}}})";
+
+TEST_CASE("mpich-json without allgather and allreduce keeps MPICH's own rules for them") {
+    // MPICH reads the file instead of generic.json and asserts on a collective it lacks
+    // (sim/emit/src/mpich_defaults.cpp): -c bcast alone, or the four collectives of hand_made(),
+    // must still hold every collective generic.json holds, Allgather and Allreduce as MPICH's.
+    SelectResult bcast = hand_made();
+    bcast.collectives = {Collective::bcast};
+    std::erase_if(bcast.points,
+                  [](const PointSelection& p) { return p.collective != Collective::bcast; });
+    std::set<std::string> wanted;
+    for (const char* c : generic_collectives) wanted.insert(std::string("collective=") + c);
+    for (const SelectResult& result : {hand_made(), bcast})
+        for (const std::string version : {"4.0", "4.1", "4.2", "4.3"}) {
+            CAPTURE(version);
+            CAPTURE(result.collectives.size());
+            EmitOptions options;
+            options.mpich_version = version;
+            const Json got = Json::parse(emit_mpich_json(result, options).text);
+            std::set<std::string> keys;
+            for (const auto& [key, entry] : got.items()) keys.insert(key);
+            CHECK(keys == wanted);
+            CHECK(got.size() == 44);
+            CHECK(got.at("collective=allgather") == Json::parse(generic_allgather));
+            CHECK(got.at("collective=allreduce") == Json::parse(generic_allreduce));
+            // piccolo's Bcast rules come first (hand_made: 8 B -> binomial in 4.0, the tree from
+            // 4.1), MPICH's for the rest after them.
+            CHECK(got.begin().key() == "collective=bcast");
+            CHECK(got.at("collective=bcast").at("comm_type=intra").begin().key() ==
+                  "comm_size=any");
+        }
+}
+
 TEST_CASE("mpich-json: the k-nomial Bcast tree per series, the guards MPICH's algorithms need") {
     auto emitted = [](const std::string& version) {
         EmitOptions options;

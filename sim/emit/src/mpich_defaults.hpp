@@ -1,6 +1,6 @@
 #pragma once
-// MPICH's built-in selection for every collective but Allgather and Allreduce, per release series
-// (JSON text; mpich_defaults.cpp says where it comes from).
+// MPICH's built-in selection for every collective, per release series (JSON text: its
+// generic.json; mpich_defaults.cpp says where it comes from).
 
 #include <string_view>
 

@@ -102,6 +102,17 @@ std::vector<int> radices_for(const AlgorithmInfo& info, Rank p, const std::vecto
 
 void check_radices(const std::vector<int>& requested, const Sweep& sweep) {
     if (requested.empty()) return;
+    // -k narrows the k of the swept algorithms that have a radix and leaves the others as they
+    // are (a list for `-c all` serves knomial, recexch and rm alike); where none has a radix it
+    // would narrow nothing, so it is refused rather than ignored.
+    std::vector<std::string_view> swept;
+    bool takes_radix = false;
+    for (const SweptAlgorithm& a : sweep.algorithms)
+        if (a.reported != 0) {
+            swept.push_back(a.info->name);
+            takes_radix = takes_radix || a.info->has_radix;
+        }
+    if (!takes_radix) throw InputError(no_radix_message(swept, sweep.collectives));
     const int largest = *std::max_element(sweep.ranks.begin(), sweep.ranks.end());
     for (int k : requested) {
         if (k < 2) throw InputError(fmt::format("-k: every k must be at least 2 (got {})", k));

@@ -2,12 +2,14 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 
 #include "common_options.hpp"
 #include "piccolo/cli/commands.hpp"
 #include "piccolo/core/size_parse.hpp"
 #include "piccolo/schedules/generate.hpp"
 #include "piccolo/schedules/schedule_xml.hpp"
+#include "radix_option.hpp"
 #include "style_option.hpp"
 #include "text_files.hpp"
 
@@ -18,7 +20,7 @@ namespace {
 struct GenOptions {
     std::string collective = "allgather";
     std::string algorithm;
-    int k = 0;
+    std::optional<int> k;  // -k: absent for algorithms without a radix
     int ranks = 0;
     std::string bytes;
     std::string output = "-";
@@ -32,7 +34,7 @@ void run_gen(const GenOptions& o) {
     GenerateRequest request;
     request.collective = parse_collective(o.collective);
     request.algorithm = o.algorithm;
-    request.k = o.k;
+    request.k = radix_for(o.k, o.algorithm, request.collective);
     request.ranks = o.ranks;
     request.bytes = parse_bytes(o.bytes, "--bytes");
     request.payload = !o.no_payload;
@@ -59,8 +61,9 @@ void add_gen_command(CLI::App& app) {
                     "scatter-ring, pairwise, scattered, rh, rabenseifner, recexch (piccolo "
                     "algorithms)")
         ->required();
-    gen->add_option("-k,--radix", options->k,
-                    "radix k (k-ring, rm, prm, bruck, knomial, recexch): 2 <= k <= p");
+    add_radix_option(*gen, options->k,
+                     "radix k (k-ring, rm, prm, bruck, knomial, recexch): 2 <= k <= p; refused "
+                     "for the others");
     add_ranks_option(*gen, options->ranks, "number of ranks p >= 2")->required();
     gen->add_option("--bytes,-b", options->bytes,
                     "per-rank contribution (allgather) or the whole buffer (others), e.g. 64KiB")

@@ -17,6 +17,7 @@
 #include "piccolo/schedules/schedule_xml.hpp"
 #include "piccolo/schedules/verify.hpp"
 #include "piccolo/topologies/machine_io.hpp"
+#include "radix_option.hpp"
 #include "style_option.hpp"
 #include "text_files.hpp"
 
@@ -41,7 +42,7 @@ struct SimCommand {
     std::string collective = "allgather";
     int root = 0;
     std::string algorithm;
-    int k = 0;
+    std::optional<int> k;  // -k: absent for algorithms without a radix
     std::string bytes;
     std::string style;  // empty: the machine's style, else mpi
 };
@@ -145,7 +146,7 @@ Schedule generated_schedule(const SimCommand& c, const Machine& machine, int ppn
     GenerateRequest request;
     request.collective = parse_collective(c.collective);
     request.algorithm = c.algorithm;
-    request.k = c.k;
+    request.k = radix_for(c.k, c.algorithm, request.collective);
     request.ranks = generated_ranks(c, ppn);
     request.bytes = parse_bytes(c.bytes, "--bytes");
     request.payload = false;
@@ -183,6 +184,10 @@ void run_sim(const SimCommand& c) {
             throw InputError(
                 "--style: a schedule file brings its own dependencies; --style is for "
                 "schedules generated with --algorithm");
+        if (c.k)
+            throw InputError(
+                "-k: a schedule file brings its own k; -k is for schedules generated with "
+                "--algorithm");
         // The replay needs transfers, sizes and dependencies only: without the payload, files
         // of any ranks x pieces are read (an Allgather of p ranks has p^2 (rank, block) pairs);
         // the data-flow proof is piccolo verify's.
@@ -255,7 +260,9 @@ void add_sim_command(CLI::App& app) {
                     "alltoall")
         ->capture_default_str();
     sim->add_option("--algorithm,-a", c->algorithm, "generate this algorithm in memory");
-    sim->add_option("-k,--radix", c->k, "with --algorithm: radix k");
+    add_radix_option(*sim, c->k,
+                     "with --algorithm: radix k (k-ring, rm, prm, bruck, knomial, recexch); "
+                     "refused for the others");
     sim->add_option("--root", c->root, "with --algorithm, bcast and reduce: the root rank")
         ->capture_default_str();
     add_style_option(*sim, c->style, "the machine's style (piccolo machines NAME), else mpi");

@@ -71,6 +71,13 @@ bool default_candidate(const AlgorithmInfo& info, Collective collective);
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo& find_algorithm(std::string_view name);  // throws InputError
 
+// The refusal of a -k that no algorithm to run can take, as one line: `names` (the algorithms,
+// none with a radix), and the algorithms with a radix that build one of `collectives` (has_radix,
+// registry order). GenerateRequest::k is ignored without a radix, so the programs that take -k
+// (piccolo gen, sim, select, compare; piccolo-run-mpi) throw this instead of running without it.
+std::string no_radix_message(const std::vector<std::string_view>& names,
+                             const std::vector<Collective>& collectives);
+
 // The same DAG for another message size: the shape of a schedule depends on p and k, not on
 // bytes, so sweeps generate once per (collective, algorithm, p, k) and resize. Needs payload
 // descriptors for Allreduce (segment sizes are not proportional to the vector size); an

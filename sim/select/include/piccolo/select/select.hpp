@@ -73,7 +73,9 @@ struct SelectRequest {
     // (default_candidate()). A named algorithm is reported at every requested collective (where
     // it does not build one, as not run, saying so); one that builds none of them is refused.
     std::vector<std::string> algorithms;
-    std::vector<int> radices;             // candidate k; empty = every valid k
+    // Candidate k of the algorithms with a radix (those without run as they are); empty = each
+    // one's swept_radices(). Refused where no swept algorithm has a radix (no_radix_message()).
+    std::vector<int> radices;
     std::vector<std::uint64_t> sizes;     // bytes (sorted, duplicates dropped); empty = default
     std::vector<Scale> scales;            // empty = default_select_scales(machine)
     bool contention = true;
