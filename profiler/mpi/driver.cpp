@@ -190,6 +190,7 @@ struct Run {
     const MeasureSettings& settings;
     const ProgressLog& log;       // every rank's
     const ProgressLog& root_log;  // rank 0's (empty elsewhere)
+    const DriverHooks& hooks;
 };
 
 // PRTT (and, with the first pair, the device radix) between the rank pair of each level.
@@ -219,6 +220,9 @@ void measure_levels(const Run& run, const Hierarchy& h, const std::vector<LevelP
         } else if (run.rank == partner) {
             serve(run.transport, client);
         }
+        if (run.hooks.measure_reclaim)
+            run.hooks.measure_reclaim(run.world, run.rank, client, partner, level.name,
+                                      run.settings, mine);
         idle_barrier(run.world);
         ship_samples(run.world, run.rank, client, mine, raw.samples);
         device_radix_done = true;
@@ -281,7 +285,7 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
                              h.group_of.empty() ? "" : fmt::format(" in {} group(s)", h.groups),
                              options.quick ? "quick" : "full"));
     }
-    const Run run{world.get(), rank, size, *transport, settings, log, root_log};
+    const Run run{world.get(), rank, size, *transport, settings, log, root_log, hooks};
     RawData raw;
     measure_levels(run, h, levels, raw);
     measure_node_radix(run, h, levels, raw);

@@ -38,6 +38,11 @@ struct DriverHooks {
     std::function<int()> devices_per_node;
     // Optional, rank 0 only: appends compute samples (kind compute, level reduce / copy).
     std::function<void(const MeasureSettings&, std::vector<RawSample>&)> measure_compute;
+    // Optional: the reclaim probe (reclaim_probe.hpp) of each level's rank pair, on the ranks'
+    // host memory; collective over the pair, samples on the client.
+    std::function<void(MPI_Comm, int rank, int client, int partner, const std::string& level,
+                       const MeasureSettings&, std::vector<RawSample>&)>
+        measure_reclaim;
 };
 
 // The whole program; returns the exit status (0, or 2 for errors the user can fix).

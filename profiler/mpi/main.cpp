@@ -8,6 +8,7 @@
 
 #include "driver.hpp"
 #include "mpi_transport.hpp"
+#include "reclaim_probe.hpp"
 
 namespace {
 
@@ -54,5 +55,6 @@ int main(int argc, char** argv) {
         return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     };
     hooks.measure_compute = measure_cpu_compute;
+    hooks.measure_reclaim = piccolo::profiler::probe_reclaim;
     return piccolo::profiler::run_profiler(argc, argv, hooks);
 }

@@ -396,6 +396,38 @@ ConcurrencyFit fit_concurrency(const std::string& origin, const std::string& lev
     return fit;
 }
 
+namespace {
+
+// Per level: the median of every reclaim sample's extra seconds per byte.
+std::vector<ReclaimFit> fit_reclaims(const RawData& raw, const std::string& origin) {
+    std::map<std::string, std::vector<double>> per_byte;
+    for (const RawSample& s : raw.samples) {
+        if (s.kind != SampleKind::reclaim) continue;
+        if (s.bytes == 0)
+            throw InputError(fmt::format("{}: level '{}': a reclaim sample of 0 bytes (re-run the "
+                                         "profiler)",
+                                         origin, s.level));
+        per_byte[s.level].push_back(s.seconds / static_cast<double>(s.bytes));
+    }
+    std::vector<ReclaimFit> fits;
+    for (const auto& entry : per_byte) {
+        const std::string& level = entry.first;
+        const std::vector<double>& values = entry.second;
+        const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
+                                        [&](const LevelInfo& l) { return l.name == level; });
+        if (!listed)
+            throw InputError(fmt::format("{}: reclaim samples of level '{}', which no '# level:' "
+                                         "line names (add the line or remove the samples)",
+                                         origin, level));
+        // Every sample counts (no outlier rejection): the cost is the typical repetition's.
+        const double middle = median(values);
+        fits.push_back({level, std::max(middle, 0.0), middle, values.size()});
+    }
+    return fits;
+}
+
+}  // namespace
+
 ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitOptions& options) {
     std::vector<LevelSeries> levels;
     std::map<std::string, std::map<std::size_t, std::map<int, std::vector<double>>>> radix;
@@ -436,6 +468,8 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
             case SampleKind::concurrent:
                 concurrent[s.level][s.bytes][s.n].push_back(s.seconds);
                 break;
+            case SampleKind::reclaim:
+                break;  // fit_reclaims
         }
     }
     if (levels.empty()) {
@@ -472,6 +506,7 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
         fit.concurrency.push_back(
             fit_concurrency(origin, level, bytes, by_count, options.concurrent_min_scaling));
     }
+    fit.reclaims = fit_reclaims(raw, origin);
     return fit;
 }
 

@@ -121,6 +121,10 @@ Machine to_machine(const RawData& raw, const ProfileFit& fit, std::vector<std::s
     }
     describe_style(raw, machine);
     describe_capacity(fit, machine, note);
+    for (const ReclaimFit& r : fit.reclaims) {
+        for (Level& level : machine.levels)
+            if (level.name == r.level) level.reclaim_per_byte = r.seconds_per_byte;
+    }
     for (const auto& c : fit.compute) {
         if (c.kind == "reduce") machine.compute.reduce_per_byte = c.seconds_per_byte;
         if (c.kind == "copy") {

@@ -73,13 +73,14 @@ class LineContext {
         return value;
     }
 
-    double real(std::string_view field, std::string_view text) const {
+    // A finite number, and not negative unless `signed_value` (a difference of two times).
+    double real(std::string_view field, std::string_view text, bool signed_value = false) const {
         double value = 0;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (error != std::errc{} || end != text.data() + text.size()) {
             fail(field, fmt::format("'{}' is not a number ({})", excerpt(text), row_hint));
         }
-        if (!std::isfinite(value) || value < 0) {
+        if (!std::isfinite(value) || (value < 0 && !signed_value)) {
             fail(field, fmt::format("{} must be finite and not negative", excerpt(text)));
         }
         if (value > kMaxSeconds) {
@@ -100,9 +101,10 @@ SampleKind parse_kind(const LineContext& context, std::string_view text) {
     if (text == "radix") return SampleKind::radix;
     if (text == "compute") return SampleKind::compute;
     if (text == "concurrent") return SampleKind::concurrent;
-    context.fail("kind",
-                 fmt::format("unknown kind '{}' (use prtt, o_r, radix, compute or concurrent)",
-                             excerpt(text)));
+    if (text == "reclaim") return SampleKind::reclaim;
+    context.fail(
+        "kind", fmt::format("unknown kind '{}' (use prtt, o_r, radix, compute, concurrent or reclaim)",
+                            excerpt(text)));
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -177,6 +179,8 @@ const char* to_string(SampleKind kind) {
             return "compute";
         case SampleKind::concurrent:
             return "concurrent";
+        case SampleKind::reclaim:
+            return "reclaim";
     }
     return "?";
 }
@@ -248,8 +252,11 @@ RawData parse_raw_csv(std::istream& in, const std::string& origin) {
         sample.delay = context.real("delay_s", fields[3]);
         sample.bytes = context.integer<std::size_t>("bytes", fields[4], 1, kMaxBytes);
         sample.rep = context.integer<int>("rep", fields[5], 0);
-        sample.seconds = context.real("seconds", fields[6]);
-        if (sample.seconds <= 0) context.fail("seconds", "a duration must be positive");
+        // A reclaim row is a difference of two times: noise makes some negative.
+        const bool difference = sample.kind == SampleKind::reclaim;
+        sample.seconds = context.real("seconds", fields[6], difference);
+        if (sample.seconds <= 0 && !difference)
+            context.fail("seconds", "a duration must be positive");
         // A concurrent row times transfers started together: a delay between them would make
         // them sequential, so the fit could not read it as concurrency.
         if (sample.kind == SampleKind::concurrent && sample.delay != 0) {

@@ -61,6 +61,10 @@ std::string format_report(const ProfileFit& fit) {
         out << fmt::format(" -> {:.0f} % of independent transfers{}\n", c.scaling * 100,
                            c.shared ? ", shared: capacity" : "");
     }
+    for (const auto& r : fit.reclaims) {
+        out << fmt::format("reclaim {}: {:+.4f} ns/B median of {} samples -> {:.4f} ns/B\n",
+                           r.level, r.median * 1e9, r.samples, r.seconds_per_byte * 1e9);
+    }
     for (const auto& c : fit.compute) {
         out << fmt::format("compute {}: {:.4f} ns/B ({:.2f} GB/s)\n", c.kind,
                            c.seconds_per_byte * 1e9, 1 / c.seconds_per_byte / 1e9);

@@ -33,6 +33,8 @@ for ((i = 1; i <= rounds; ++i)); do
         exit 77
     fi
     ((status == 0)) || { cat "profile$i.log"; exit 1; }
+    # What the round's reclaim probe found (the cores close: about 0; far apart: 0.3 ns/B).
+    echo "round $i: $(grep -o 'reclaim node: .*' "heldout$i.yaml" || echo 'no reclaim line')"
     timeout 60 "${launcher[@]}" -n 2 "$runner" -c allgather,allreduce -a ring,rd \
         -s 8,64KiB,1MiB --csv "measured$i.csv" -q
     status=$?

@@ -30,4 +30,9 @@ if ((elapsed >= 120)); then
     exit 1
 fi
 [[ -s here.raw.csv ]] || { echo "FAIL: no raw CSV written"; exit 1; }
+# The node pair's reclaim probe: rows at 64 KiB and at the largest size up to 1 MiB.
+sizes=$(awk -F, '$1 == "node" && $2 == "reclaim" {print $5}' here.raw.csv | sort -u | tr '\n' ' ')
+[[ $sizes == "1048576 65536 " ]] || { echo "FAIL: reclaim rows at sizes '$sizes' (want 65536 and 1048576)"; exit 1; }
+grep -q '^reclaim node: ' <(grep -o 'reclaim node: .*' here.yaml) ||
+    { echo "FAIL: the profile's report has no 'reclaim node:' line"; exit 1; }
 "$checker" here.yaml

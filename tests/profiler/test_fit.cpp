@@ -263,6 +263,43 @@ TEST_CASE("machine from a fit: the node capacity comes from the concurrent probe
     CHECK_FALSE(independent.levels[0].capacity);
 }
 
+TEST_CASE("machine from a fit: a level's reclaim cost is the median extra per byte") {
+    SyntheticOptions o = grid_8B_to_4MiB();
+    o.reps = 20;
+    RawData raw = synthetic_raw({{1e300, eager}}, o);
+    // Per byte: 64 KiB rows 0.3, 0.5, -0.1 ns/B; 1 MiB rows 0.2, 0.4 ns/B: median 0.3 ns/B.
+    const std::pair<std::size_t, double> rows[] = {{65536, 0.3e-9},  {65536, 0.5e-9},
+                                                   {65536, -0.1e-9}, {1048576, 0.2e-9},
+                                                   {1048576, 0.4e-9}};
+    int rep = 0;
+    for (const auto& [bytes, per_byte] : rows)
+        raw.samples.push_back({"node", SampleKind::reclaim, 1, 0, bytes, rep++,
+                               per_byte * static_cast<double>(bytes)});
+    const ProfileFit fit = fit_profile(raw, "synthetic");
+    REQUIRE(fit.reclaims.size() == 1);
+    CHECK(fit.reclaims[0].samples == 5);
+    CHECK(fit.reclaims[0].seconds_per_byte == doctest::Approx(0.3e-9).epsilon(1e-12));
+    const piccolo::Machine machine = to_machine(raw, fit);
+    CHECK(machine.levels[0].reclaim_per_byte == doctest::Approx(0.3e-9).epsilon(1e-12));
+    CHECK(machine.levels[1].reclaim_per_byte == 0);  // never probed
+    CHECK(format_report(fit).find("reclaim node: +0.3000 ns/B median of 5 samples -> 0.3000 ns/B") !=
+          std::string::npos);
+    const piccolo::Machine reread = piccolo::parse_machine_yaml(profile_yaml(raw, fit), "p.yaml");
+    CHECK(reread.levels[0].reclaim_per_byte == machine.levels[0].reclaim_per_byte);
+
+    // A median at or below zero (noise around no cost): none.
+    for (RawSample& s : raw.samples)
+        if (s.kind == SampleKind::reclaim) s.seconds = -std::abs(s.seconds);
+    CHECK(to_machine(raw, fit_profile(raw, "synthetic")).levels[0].reclaim_per_byte == 0);
+
+    // Samples of a level the file does not list: one line naming it.
+    raw.samples.push_back({"rack", SampleKind::reclaim, 1, 0, 65536, 0, 1e-6});
+    CHECK_THROWS_WITH_AS(fit_profile(raw, "raw.csv"),
+                         doctest::Contains("raw.csv: reclaim samples of level 'rack', which no "
+                                           "'# level:' line names"),
+                         piccolo::InputError);
+}
+
 TEST_CASE("fit errors name the file, the level and the size") {
     RawData raw;
     raw.samples.push_back({"node", SampleKind::prtt, 1, 0, 64, 0, 1e-6});

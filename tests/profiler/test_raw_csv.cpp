@@ -23,6 +23,7 @@ TEST_CASE("raw CSV round trip is exact") {
         {"device", SampleKind::radix, 4, 0, 1048576, 2, 3.3e-4},
         {"copy", SampleKind::compute, 1, 0, 16777216, 0, 4e-4},
         {"node", SampleKind::concurrent, 2, 0, 4194304, 3, 3.3800000000000002e-4},
+        {"node", SampleKind::reclaim, 1, 0, 65536, 4, -1.25e-7},
     };
     std::stringstream text;
     write_raw_csv(text, data);

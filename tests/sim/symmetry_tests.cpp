@@ -136,6 +136,17 @@ Machine cpu_everywhere() {
     return m;
 }
 
+// delta whose reductions into just-sent data pay a reclaim cost at both levels (the quotient's
+// transfers keep the level of their true destination, and so their reclaim).
+Machine reclaiming() {
+    Machine m = load_preset("delta");
+    m.levels[0].reclaim_per_byte = 3e-10;
+    m.levels[1].reclaim_per_byte = 1e-10;
+    m.name = "delta-reclaim";
+    validate_machine(m);
+    return m;
+}
+
 }  // namespace
 
 TEST_CASE("symmetry: quotients replay exactly like the full schedules") {
@@ -149,6 +160,7 @@ TEST_CASE("symmetry: quotients replay exactly like the full schedules") {
         check_machine(grouped(), 4, 2, contention, 12288, tally);
         check_machine(fair_capacity(), 4, 3, contention, 786432, tally);
         check_machine(cpu_nodes(), 3, 4, contention, 24576, tally);
+        check_machine(reclaiming(), 4, 2, contention, 12288, tally);
     }
     MESSAGE(fmt::format("{} schedules reduced, {} refused", tally.reduced, tally.refused));
     CHECK(tally.reduced > 200);

@@ -133,7 +133,7 @@ TEST_CASE("calibration cells: one replay per distinct schedule, predict_candidat
         row.style = "mpi", row.bytes = bytes, row.runs = 10;
         m.candidates.push_back(row);
     }
-    const detail::CalibrationCells cells(m);
+    const detail::CalibrationCells cells(m, prices_reclaim(profile));
     CHECK(cells.distinct_schedules() == 4);
     const std::vector<double> expected = predict_candidates(m, profile);
     const std::vector<std::size_t> rows{5, 0, 1, 2, 3, 4};

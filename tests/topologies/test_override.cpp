@@ -105,6 +105,18 @@ TEST_CASE("delta: the keys of the examples") {
     CHECK(with("delta", {}) == load_preset("delta"));  // no override: the same machine and name
 }
 
+TEST_CASE("a level's reclaim cost, set and scaled") {
+    const Machine m = with("delta", {"node.reclaim_per_byte=2e-10"});
+    CHECK(m.levels[0].reclaim_per_byte == 2e-10);
+    CHECK(m.levels[1].reclaim_per_byte == 0);
+    CHECK(with("delta", {"node.reclaim_per_byte=2e-10", "node.reclaim_per_byte*1.5"})
+              .levels[0]
+              .reclaim_per_byte == doctest::Approx(3e-10).epsilon(1e-15));
+    CHECK(error_of("delta", {"node.reclaim_per_byte=-1e-10"}) ==
+          "--set node.reclaim_per_byte=-1e-10: machine 'delta[node.reclaim_per_byte=-1e-10]': "
+          "levels[0].reclaim_per_byte: must be finite and >= 0 seconds per byte (got -1e-10)");
+}
+
 TEST_CASE("bad overrides: one line naming the override") {
     CHECK(error_of("delta", {"system.G"}) ==
           "--set system.G: expected PATH=VALUE or PATH*FACTOR (e.g. system.G*0.5, node.radix=2)");
@@ -113,11 +125,11 @@ TEST_CASE("bad overrides: one line naming the override") {
     CHECK(error_of("delta", {"system.G=fast"}) == "--set system.G=fast: 'fast' is not a number");
     CHECK(error_of("delta", {"system.Q*2"}) ==
           "--set system.Q*2: unknown key 'Q' of level 'system' (known: L, o_s, o_r, g, G, radix, "
-          "fanout, overhead, rendezvous, capacity)");
+          "fanout, overhead, rendezvous, capacity, reclaim_per_byte)");
     CHECK(error_of("delta", {"network.G*2"}) ==
           "--set network.G*2: unknown path 'network.G' (known: LEVEL.KEY with LEVEL one of node, "
           "system and KEY one of L, o_s, o_r, g, G, radix, fanout, overhead, rendezvous, "
-          "capacity; or device_radix, sharing, style, placement, compute.reduce_per_byte, "
+          "capacity, reclaim_per_byte; or device_radix, sharing, style, placement, compute.reduce_per_byte, "
           "compute.permute_latency, compute.permute_per_byte, compute.copy_per_byte)");
     CHECK(error_of("delta", {"node.radix*0.5"}) ==
           "--set node.radix*0.5: 0.5 is not a whole number");

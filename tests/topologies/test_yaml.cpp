@@ -25,6 +25,7 @@ levels:
     radix: 1
     overhead: offload
     capacity: 2.0e11
+    reclaim_per_byte: 3.0e-10
     loggp:
       - {s: 1,     L: 2.0e-6, o_s: 1.0e-6, o_r: 1.0e-6, g: 3.0e-6, G: 1.0e-11}
       - {s: 65536, L: 4.0e-6, o_s: 1.5e-6, o_r: 1.5e-6, g: 3.0e-6, G: 1.2e-11}
@@ -107,6 +108,8 @@ TEST_CASE("the README example loads field by field") {
     CHECK(m.levels[0].overhead == OverheadModel::offload);
     CHECK(m.levels[0].capacity == 2.0e11);
     CHECK_FALSE(m.levels[1].capacity.has_value());
+    CHECK(m.levels[0].reclaim_per_byte == 3.0e-10);
+    CHECK(m.levels[1].reclaim_per_byte == 0);
     CHECK_FALSE(m.levels[1].rendezvous.has_value());
     CHECK(m.levels[2].rendezvous == 65536);
 }
@@ -201,6 +204,7 @@ TEST_CASE("the writer's text for the optional keys, and their round trip") {
     m.sharing = Sharing::fair;
     m.levels[0].overhead = OverheadModel::cpu;
     m.levels[0].capacity = 2.5e10;
+    m.levels[0].reclaim_per_byte = 3.5e-10;
     m.levels[1].rendezvous = 65536;
     m.placement = {PlacementKind::explicit_list, {0, 1}};
     const std::string text = machine_to_yaml(m);
@@ -216,6 +220,7 @@ TEST_CASE("the writer's text for the optional keys, and their round trip") {
           "    fanout: 2\n"
           "    overhead: cpu\n"
           "    capacity: 25000000000\n"
+          "    reclaim_per_byte: 3.5e-10\n"
           "    L: 1e-06\n"
           "    o_s: 1e-06\n"
           "    o_r: 1e-06\n"
@@ -240,7 +245,7 @@ TEST_CASE("the writer's text for the optional keys, and their round trip") {
 TEST_CASE("schema errors: one line with file, line and field") {
     CHECK(yaml_error(minimal("    radx: 2\n")) ==
           "m.yaml:5: levels[0].radx: unknown key (known keys here: name, fanout, radix, overhead, "
-          "rendezvous, capacity, loggp, L, o_s, o_r, g, G)");
+          "rendezvous, capacity, reclaim_per_byte, loggp, L, o_s, o_r, g, G)");
     CHECK(yaml_error(minimal("", "nmae: x\n")) ==
           "m.yaml:2: nmae: unknown key (known keys here: name, description, device_radix, levels, "
           "compute, placement, sharing, style)");

@@ -147,6 +147,11 @@ void validate_level(const Machine& machine, std::size_t l, const std::string& wh
             fmt::format("{}: levels[{}].capacity: must be finite and > 0 bytes per second (got {})",
                         who, l, detail::format_number(*level.capacity)));
     }
+    if (!(std::isfinite(level.reclaim_per_byte) && level.reclaim_per_byte >= 0)) {
+        throw InputError(fmt::format(
+            "{}: levels[{}].reclaim_per_byte: must be finite and >= 0 seconds per byte (got {})",
+            who, l, detail::format_number(level.reclaim_per_byte)));
+    }
     if (level.capacity && machine.sharing != Sharing::fair) {
         throw InputError(fmt::format(
             "{}: levels[{}].capacity: an internal capacity is shared fairly; add 'sharing: "
@@ -164,6 +169,11 @@ void validate_level(const Machine& machine, std::size_t l, const std::string& wh
 }
 
 }  // namespace
+
+bool prices_reclaim(const Machine& machine) {
+    return std::any_of(machine.levels.begin(), machine.levels.end(),
+                       [](const Level& level) { return level.reclaim_per_byte > 0; });
+}
 
 void validate_machine(const Machine& machine) {
     const std::string who = fmt::format("machine '{}'", machine.name);

@@ -31,8 +31,9 @@ constexpr std::array<std::pair<const char*, double LogGP::*>, 5> kLogGP{{
     {"g", &LogGP::g},
     {"G", &LogGP::G},
 }};
-constexpr const char* kLevelKeys[] = {"L",     "o_s",    "o_r",      "g",          "G",
-                                      "radix", "fanout", "overhead", "rendezvous", "capacity"};
+constexpr const char* kLevelKeys[] = {"L",          "o_s",      "o_r",  "g",
+                                      "G",          "radix",    "fanout", "overhead",
+                                      "rendezvous", "capacity", "reclaim_per_byte"};
 constexpr const char* kTopKeys[] = {"device_radix",
                                     "sharing",
                                     "style",
@@ -136,6 +137,8 @@ bool apply_level_key(Level& level, std::string_view key, const MachineOverride& 
         });
     } else if (key == "capacity") {
         apply_limit(level.capacity, o, [](double v) { return v; });
+    } else if (key == "reclaim_per_byte") {
+        level.reclaim_per_byte = new_number(o, level.reclaim_per_byte);
     } else {
         return false;
     }

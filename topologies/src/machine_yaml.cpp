@@ -23,9 +23,9 @@ namespace {
 
 constexpr std::array<std::string_view, 8> kTopKeys{
     "name", "description", "device_radix", "levels", "compute", "placement", "sharing", "style"};
-constexpr std::array<std::string_view, 12> kLevelKeys{"name",       "fanout",   "radix", "overhead",
-                                                      "rendezvous", "capacity", "loggp", "L",
-                                                      "o_s",        "o_r",      "g",     "G"};
+constexpr std::array<std::string_view, 13> kLevelKeys{
+    "name", "fanout", "radix", "overhead", "rendezvous", "capacity", "reclaim_per_byte",
+    "loggp", "L",     "o_s",   "o_r",      "g",          "G"};
 constexpr std::array<std::string_view, 6> kRowKeys{"s", "L", "o_s", "o_r", "g", "G"};
 constexpr std::array<std::string_view, 4> kComputeKeys{"reduce_per_byte", "permute_latency",
                                                        "permute_per_byte", "copy_per_byte"};
@@ -293,6 +293,8 @@ class YamlMachineReader {
                 fail(anchor(*e), child(path, "capacity"),
                      "must be > 0 bytes per second (omit the key for no limit)");
         }
+        if (const Entry* e = map.find("reclaim_per_byte"))
+            level.reclaim_per_byte = number(*e, child(path, "reclaim_per_byte"), "seconds per byte");
 
         const bool shortcut = std::any_of(kParameters.begin(), kParameters.end(),
                                           [&](const ParameterInfo& p) { return map.has(p.key); });

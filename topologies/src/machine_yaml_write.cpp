@@ -36,6 +36,8 @@ void emit_level(YAML::Emitter& out, const Level& level, bool last) {
         out << YAML::Key << "overhead" << YAML::Value << std::string(to_string(level.overhead));
     if (level.rendezvous) out << YAML::Key << "rendezvous" << YAML::Value << *level.rendezvous;
     if (level.capacity) out << YAML::Key << "capacity" << YAML::Value << number(*level.capacity);
+    if (level.reclaim_per_byte != 0)
+        out << YAML::Key << "reclaim_per_byte" << YAML::Value << number(level.reclaim_per_byte);
     const auto rows = level.loggp.rows();
     if (rows.size() == 1 && rows.front().bytes == 0) {
         emit_parameters(out, rows.front().params);  // the shortcut form: one constant row

@@ -58,6 +58,7 @@
 #include "piccolo/core/assert.hpp"
 #include "piccolo/core/error.hpp"
 #include "pricing.hpp"
+#include "reclaim.hpp"
 #include "run_record.hpp"
 #include "slot_pool.hpp"
 #include "task_steps.hpp"
@@ -96,18 +97,23 @@ class Engine : public PoolQueues<Engine<Lanes, Overheads, Traces>> {
           give_up_(o.give_up_after),
           record_(m, ranks_, s.size(), Traces && o.record_trace),
           steps_(s.size()) {
-        if (pricing_.longest_cost() > max_seconds)
-            throw InputError(fmt::format(
-                "one message or compute task of this schedule would take {:.4g} s, longer than "
-                "simulated time can count ({} s at femtosecond resolution); check the machine's "
-                "parameters or simulate smaller messages",
-                pricing_.longest_cost(), max_seconds));
         // A million ranks' processors cost memory that an Allgather on offload never touches.
         if (pools_[processors].owners() == 0 &&
             std::any_of(s.kind.begin(), s.kind.end(),
                         [](TaskKind k) { return k != TaskKind::transfer; }))
             pools_[processors] = SlotPool(ranks_, 1);
         if (!levels_fixed_) level_.assign(s.size(), 0);
+        reclaim_ = reclaim_times(s, m, [&](TaskId t) {
+            return levels_fixed_ ? std::size_t{level_[t]} : network_.level_of(s.src[t], s.dst[t]);
+        });
+        const double longest = pricing_.longest_cost() +
+                               (reclaim_.empty() ? 0.0 : to_seconds(std::ranges::max(reclaim_)));
+        if (longest > max_seconds)
+            throw InputError(fmt::format(
+                "one message or compute task of this schedule would take {:.4g} s, longer than "
+                "simulated time can count ({} s at femtosecond resolution); check the machine's "
+                "parameters or simulate smaller messages",
+                longest, max_seconds));
     }
 
     SimResult run() {
@@ -287,7 +293,8 @@ class Engine : public PoolQueues<Engine<Lanes, Overheads, Traces>> {
         PICCOLO_ASSERT(start >= ready);
         steps_.started(t);
         steps_.completed(t);
-        const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]);
+        const SimTime end = start + pricing_.compute_cost(s_.kind[t], s_.size_class[t]) +
+                            (reclaim_.empty() ? 0 : reclaim_[t]);
         processor.hold(end, end);
         record_.computed(t, s_.src[t], ready, start, end);
         release_successors(successors_.delivered, t, end);
@@ -338,6 +345,7 @@ class Engine : public PoolQueues<Engine<Lanes, Overheads, Traces>> {
     GiveUp give_up_;
     RunRecord record_;
     TaskSteps steps_;  // checked where PICCOLO_ASSERT is on
+    std::vector<SimTime> reclaim_;  // per task, or empty: none pays (reclaim.hpp)
 };
 
 }  // namespace

@@ -147,8 +147,10 @@ std::vector<double> predict_candidates(const Measurement& m, const Machine& mach
     std::vector<double> out;
     out.reserve(m.candidates.size());
     for (const MeasuredRow& r : m.candidates) {
-        GenerateRequest request{r.collective, r.algorithm,         r.k,    m.ranks, r.bytes,
-                                false,        parse_style(r.style), m.root};
+        // Payload where a level prices reclaim: it says which reductions write sent data.
+        GenerateRequest request{r.collective,           r.algorithm,          r.k,   m.ranks,
+                                r.bytes,                prices_reclaim(machine), parse_style(r.style),
+                                m.root};
         try {
             out.push_back(simulate(generate(request), machine, layout).makespan);
         } catch (const InputError& e) {

@@ -278,7 +278,7 @@ CalibrationReport calibrate(const Measurement& m, const Machine& profile,
             m.origin, r.noise.front()));
     tbb::task_arena arena(options.threads > 0 ? options.threads
                                               : tbb::info::default_concurrency());
-    const detail::CalibrationCells cells(m);
+    const detail::CalibrationCells cells(m, prices_reclaim(profile));
     arena.execute([&] { r.knobs = exercised(cells, profile, base, r.unexercised); });
     if (r.knobs.empty())
         throw InputError(fmt::format("{}: no knob of the profile moves any prediction", m.origin));

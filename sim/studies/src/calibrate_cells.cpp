@@ -18,13 +18,13 @@
 
 namespace piccolo::detail {
 
-CalibrationCells::CalibrationCells(const Measurement& m) : m_(m) {
+CalibrationCells::CalibrationCells(const Measurement& m, bool payload) : m_(m) {
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> by_hash;
     dag_of_row_.reserve(m.candidates.size());
     for (std::size_t row = 0; row < m.candidates.size(); ++row) {
         const MeasuredRow& r = m.candidates[row];
         try {
-            Schedule schedule = generate({r.collective, r.algorithm, r.k, m.ranks, r.bytes, false,
+            Schedule schedule = generate({r.collective, r.algorithm, r.k, m.ranks, r.bytes, payload,
                                           parse_style(r.style), m.root});
             // Everything the engine reads, sizes included: equal hashes replay alike.
             const TimingHash hash = timing_hash(schedule, true);

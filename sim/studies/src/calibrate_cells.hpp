@@ -21,7 +21,8 @@ class CalibrationCells {
   public:
     // Generates the schedule of every candidate of `m` (which must outlive this object). Throws
     // InputError "ORIGIN:LINE: ..." for a candidate that cannot be generated.
-    explicit CalibrationCells(const Measurement& m);
+    // `payload`: generate payload too (prices_reclaim of the profile: the reclaim needs it).
+    CalibrationCells(const Measurement& m, bool payload);
 
     // The engine's time of each of `rows` (indices into m.candidates), in the order of `rows`:
     // predict_candidates' numbers for those rows. Throws InputError as predict_candidates does

@@ -138,7 +138,8 @@ int generated_ranks(const SimCommand& c, int ppn) {
     return c.nodes * ppn;
 }
 
-// The schedule of --algorithm, built in memory without payload (the replay needs none).
+// The schedule of --algorithm, built in memory, with payload only where a level prices reclaim
+// (which reductions write sent pieces); the replay needs nothing else of it.
 Schedule generated_schedule(const SimCommand& c, const Machine& machine, int ppn) {
     if (c.algorithm.empty())
         throw InputError("give a schedule file, or --algorithm (with -k, --bytes) to generate one");
@@ -149,7 +150,7 @@ Schedule generated_schedule(const SimCommand& c, const Machine& machine, int ppn
     request.k = radix_for(c.k, c.algorithm, request.collective);
     request.ranks = generated_ranks(c, ppn);
     request.bytes = parse_bytes(c.bytes, "--bytes");
-    request.payload = false;
+    request.payload = prices_reclaim(machine);
     request.root = c.root;
     request.style =
         c.style.empty() ? machine.style.value_or(Style::mpi) : parse_style_option(c.style);

@@ -78,11 +78,22 @@ struct ComputeFit {
     double seconds_per_byte = 0;
 };
 
+// A reduction into data just sent over a level, against one into data not sent (the reclaim
+// probe): the median extra per byte over every size and repetition, and 0 where that median is
+// not above 0 (no core kept the lines: the difference is noise).
+struct ReclaimFit {
+    std::string level;
+    double seconds_per_byte = 0;  // Level::reclaim_per_byte
+    double median = 0;            // the median itself, signed, s/B
+    std::size_t samples = 0;
+};
+
 struct ProfileFit {
     std::vector<LevelFit> levels;
     std::vector<RadixFit> radices;
     std::vector<ComputeFit> compute;
     std::vector<ConcurrencyFit> concurrency;
+    std::vector<ReclaimFit> reclaims;
 };
 
 struct FitOptions {
@@ -111,7 +122,8 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin,
 
 // Machine with one level per raw.levels entry (tables of unmeasured levels copied from the
 // nearest measured one, noted in `notes`), radices from the knees, compute costs if measured,
-// and an internal capacity (fair sharing) on a level whose concurrent probe saturated.
+// an internal capacity (fair sharing) on a level whose concurrent probe saturated, and each
+// probed level's reclaim cost.
 Machine to_machine(const RawData& raw, const ProfileFit& fit,
                    std::vector<std::string>* notes = nullptr);
 

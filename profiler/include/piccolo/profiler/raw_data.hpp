@@ -14,7 +14,10 @@
 // transfers in flight at once; `level` names the unit whose radix is probed: device, node, ...)
 // compute (`level` = reduce or copy: one local pass over `bytes` bytes) or concurrent (n
 // transfers of `bytes` each inside one unit of `level`, each between its own rank pair or
-// direction, started together; seconds until the last completed; optional, older files lack it).
+// direction, started together; seconds until the last completed; optional, older files lack it)
+// or reclaim (the level's probe pair: how much longer a reduction of `bytes` into data just sent
+// to the partner took than the same reduction into data not sent, one repetition; may be
+// negative by noise; optional, older files and GPU profiles lack it).
 
 #include <cstddef>
 #include <filesystem>
@@ -25,7 +28,7 @@
 
 namespace piccolo::profiler {
 
-enum class SampleKind { prtt, o_r, radix, compute, concurrent };
+enum class SampleKind { prtt, o_r, radix, compute, concurrent, reclaim };
 
 const char* to_string(SampleKind kind);
 

@@ -77,6 +77,11 @@ struct Level {
     // Bytes per second shared by all transfers inside one unit (a node's memory bus, a group's
     // switch); needs Sharing::fair. Empty: unlimited.
     std::optional<double> capacity{};
+    // Seconds per byte a reduction pays on top of compute.reduce_per_byte when it writes into
+    // data its rank has just sent over this level: the receiver's core read those bytes, so the
+    // writer must take their cache lines back first (measured by the profiler's reclaim probe;
+    // 0 where no core reads the sender's memory, as a NIC's DMA does not keep the lines).
+    double reclaim_per_byte = 0;
     friend bool operator==(const Level&, const Level&) = default;
 };
 
@@ -116,9 +121,14 @@ struct Machine {
 // (node ... system; a single level is one node whose table prices every message), devices per
 // node >= 1, every level but the last has fanout >= 1 (the last, when not the node: 0 = any),
 // every radix in 1..kMaxRadix, every table valid, compute costs finite and >= 0, explicit
-// placement nodes >= 0, rendezvous >= 1, capacities finite and > 0 and only with fair sharing.
+// placement nodes >= 0, rendezvous >= 1, capacities finite and > 0 and only with fair sharing,
+// reclaim costs finite and >= 0.
 // The loaders call it; code that builds a Machine by hand should too.
 void validate_machine(const Machine& machine);
+
+// Does a level price reclaim (Level::reclaim_per_byte > 0)? A replay then needs the schedule's
+// payload, which says what each reduction writes; without payload no reduction pays it.
+bool prices_reclaim(const Machine& machine);
 
 // Where each rank of one run sits: nodes x ppn ranks placed by the machine's placement rule.
 class RankLayout {
