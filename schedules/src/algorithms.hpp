@@ -29,6 +29,10 @@ std::vector<std::vector<Rank>> bruck_phases(Rank p, int k);
 // offsets o < p whose base-k digit i is j.
 Schedule generate_bruck_alltoall(const GenerateRequest& request);
 std::vector<std::vector<Rank>> bruck_alltoall_phases(Rank p, int k);
+// The blocks rank r sends partner j in the phase of spacing delta (the offsets whose digit is j),
+// as block ids s p + d, into `blocks`.
+void bruck_alltoall_pack(Rank p, int k, Rank r, std::int64_t delta, std::int64_t j,
+                         std::vector<std::uint32_t>& blocks);
 
 // bcast_knomial.cpp, reduce_knomial.cpp: the rooted collectives over a k-nomial tree
 // (knomial_tree.hpp); binomial is the same with k = 2.

@@ -53,6 +53,17 @@ std::vector<std::vector<Rank>> bruck_alltoall_phases(Rank p, int k) {
     return phases;
 }
 
+void bruck_alltoall_pack(Rank p, int k, Rank r, std::int64_t delta, std::int64_t j,
+                         std::vector<std::uint32_t>& blocks) {
+    blocks.clear();
+    const auto n = static_cast<std::uint32_t>(p);
+    for (std::int64_t base = j * delta; base < p; base += delta * k)
+        for (std::int64_t o = base; o < std::min<std::int64_t>(base + delta, p); ++o) {
+            const auto source = static_cast<std::uint32_t>((r - o % delta + p) % p);
+            blocks.push_back(source * n + (source + static_cast<std::uint32_t>(o)) % n);
+        }
+}
+
 namespace {
 
 constexpr TaskId none = ScheduleBuilder::no_dep;
@@ -86,18 +97,6 @@ class BruckAlltoall {
 
   private:
     [[nodiscard]] bool pipelined() const { return request_.style == Style::pipelined; }
-
-    // The blocks at rank r's offsets whose digit i (spacing delta) is j, as block ids s p + d.
-    void pack(Rank r, std::int64_t delta, std::int64_t j,
-              std::vector<std::uint32_t>& blocks) const {
-        blocks.clear();
-        const auto n = static_cast<std::uint32_t>(p_);
-        for (std::int64_t base = j * delta; base < p_; base += delta * request_.k)
-            for (std::int64_t o = base; o < std::min<std::int64_t>(base + delta, p_); ++o) {
-                const auto source = static_cast<std::uint32_t>((r - o % delta + p_) % p_);
-                blocks.push_back(source * n + (source + static_cast<std::uint32_t>(o)) % n);
-            }
-    }
 
     // Pipelined: the rotation and the receives that last wrote the offsets send (i, j) packs.
     void pipelined_wait(Rank r, std::size_t i, std::int64_t j, std::vector<TaskId>& deps) const {
@@ -136,7 +135,9 @@ class BruckAlltoall {
                 } else {
                     wait.set(request_.style, receives_[r][i - 1], sends_[r][i - 1]);
                 }
-                if (request_.payload) pack(r, delta, static_cast<std::int64_t>(j), blocks);
+                if (request_.payload)
+                    bruck_alltoall_pack(p_, request_.k, r, delta, static_cast<std::int64_t>(j),
+                                        blocks);
                 const TaskId t = builder_.transfer_bytes(
                     r, to, request_.bytes * static_cast<std::uint64_t>(counts[j - 1]), blocks,
                     wait.deps, wait.sent);

@@ -48,6 +48,7 @@ class Folder {
             s.dst.push_back(full_.dst[t] % c_);
             s.size_class.push_back(full_.size_class[t]);
             q.destination.push_back(full_.dst[t]);
+            q.full_id.push_back(t);
             for (TaskId d : folded(full_.deps.row(t))) s.deps.items.push_back(d);
             s.deps.close_row();
             if (sent) {

@@ -1,8 +1,11 @@
-// Quotients of the round Allgathers (quotient_rounds.hpp) and of their Allreduces, generated
-// for the representatives alone (quotient.hpp, docs/symmetry.md). The task order is the full
-// generators' order restricted to the representatives' tasks, which the tests check against
-// fold_schedule() of the full schedules.
+// Quotients of the round Allgathers (quotient_rounds.hpp), generated for the representatives
+// alone (quotient.hpp, docs/symmetry.md), and the entry point of every quotient generator. The
+// task order is the full generators' order restricted to the representatives' tasks, which the
+// tests check against fold_schedule() of the full schedules.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string_view>
 
 #include "algorithms.hpp"
 #include "builder.hpp"
@@ -15,8 +18,9 @@ namespace piccolo {
 
 namespace detail {
 
-void QuotientAllgather::emit(ScheduleBuilder& builder, std::vector<Rank>& destination,
+void QuotientAllgather::emit(ScheduleBuilder& builder, QuotientSchedule& q,
                              const std::function<void(int, Rank, RoundWait&)>& extra) const {
+    const auto p = static_cast<std::uint64_t>(rounds_.ranks());
     RoundWait wait;
     std::vector<TaskId> deps;
     for (int i = 0; i < rounds_.rounds(); ++i) {
@@ -33,20 +37,41 @@ void QuotientAllgather::emit(ScheduleBuilder& builder, std::vector<Rank>& destin
             if (extra) extra(i, r, wait);
             const std::uint32_t block = rounds_.block(i, r);
             builder.transfer(r, to % c_, {&block, 1}, wait.deps, wait.sent);
-            destination.push_back(to);
+            q.destination.push_back(to);
+            q.full_id.push_back(full_first_ + static_cast<std::uint64_t>(i) * p +
+                                static_cast<std::uint64_t>(r));
         }
     }
 }
 
 }  // namespace detail
 
+namespace {
+
+// The algorithms with a quotient generator, per collective. Bcast and Reduce have none (rooted
+// trees), nor rd, rm, prd, prm, rh and recexch: docs/symmetry.md says why.
+bool has_quotient(Collective collective, std::string_view algorithm) {
+    const bool rings = algorithm == "ring" || algorithm == "k-ring";
+    switch (collective) {
+        case Collective::allgather:
+        case Collective::allreduce:
+            return rings;
+        case Collective::reduce_scatter:
+            return rings || algorithm == "pairwise";
+        case Collective::alltoall:
+            return algorithm == "pairwise" || algorithm == "scattered" || algorithm == "bruck";
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
 std::string quotient_unsupported(const GenerateRequest& request, Rank c) {
     const Rank p = request.ranks;
-    // Reduce_scatter and Alltoall have no quotient (yet), the rooted collectives none at all:
-    // schedules/README.md says why.
-    if (request.collective != Collective::allgather && request.collective != Collective::allreduce)
+    if (request.collective == Collective::bcast || request.collective == Collective::reduce)
         return fmt::format("no quotient generator for {}", to_string(request.collective));
-    if (request.algorithm != "ring" && request.algorithm != "k-ring")
+    if (!has_quotient(request.collective, request.algorithm))
         return fmt::format("no quotient generator for {}", request.algorithm);
     if (c < 1 || c >= p || p % c != 0)
         return fmt::format("{} representatives do not split {} ranks into orbits", c, p);
@@ -57,14 +82,28 @@ std::string quotient_unsupported(const GenerateRequest& request, Rank c) {
 }
 
 QuotientSchedule generate_quotient(const GenerateRequest& request, Rank c) {
-    (void)find_algorithm(request.algorithm);
+    const AlgorithmInfo& info = find_algorithm(request.algorithm);
     if (const std::string why = quotient_unsupported(request, c); !why.empty())
         throw InputError(fmt::format("quotient schedule: {}", why));
-    if (request.algorithm == "k-ring" && (request.k < 2 || request.ranks % request.k != 0))
-        throw InputError(fmt::format("-k: k-ring needs k to divide p = {} (got k = {})",
-                                     request.ranks, request.k));
-    if (request.collective == Collective::allreduce) return detail::quotient_allreduce(request, c);
-    return detail::quotient_allgather(request, c);
+    if (request.bytes == 0) throw InputError("--bytes: message size must be at least 1 byte");
+    if (info.has_radix && (request.k < 2 || request.k > request.ranks ||
+                           !info.accepts_radix(request.ranks, request.k)))
+        throw InputError(fmt::format(
+            "-k: {} with p = {} accepts k in {{{}}} (got k = {})", info.name, request.ranks,
+            fmt::join(info.valid_radices(request.ranks), ", "), request.k));
+    switch (request.collective) {
+        case Collective::allgather:
+            return detail::quotient_allgather(request, c);
+        case Collective::allreduce:
+            return detail::quotient_reversal(request, c);
+        case Collective::reduce_scatter:
+            return request.algorithm == "pairwise" ? detail::quotient_pairwise(request, c)
+                                                   : detail::quotient_reversal(request, c);
+        default:  // Alltoall: quotient_unsupported() let no other collective through
+            if (request.algorithm == "pairwise") return detail::quotient_pairwise(request, c);
+            if (request.algorithm == "scattered") return detail::quotient_scattered(request, c);
+            return detail::quotient_bruck_alltoall(request, c);
+    }
 }
 
 namespace detail {
@@ -80,7 +119,8 @@ QuotientSchedule quotient_allgather(const GenerateRequest& request, Rank c) {
     builder.reserve(tasks, 3 * tasks);
     QuotientSchedule q;
     q.destination.reserve(tasks);
-    QuotientAllgather(rounds, c, 0, request.style).emit(builder, q.destination, {});
+    q.full_id.reserve(tasks);
+    QuotientAllgather(rounds, c, 0, request.style, 0).emit(builder, q, {});
     q.schedule = std::move(builder).finish();
     q.representatives = c;
     return q;

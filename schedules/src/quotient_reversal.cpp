@@ -1,5 +1,6 @@
 // The quotient of a round Allgather's Allreduce: the reduce-scatter that reverses the Allgather
-// (reduce_scatter_reversal.cpp), each rank's reduce of its own segment, then the Allgather. The
+// (reduce_scatter_reversal.cpp), each rank's reduce of its own segment, then the Allgather (a
+// Reduce_scatter stops before it: its segments are the per-rank blocks, `bytes` each). The
 // steps are the full generator's, restricted to the representatives' tasks: a reversed transfer
 // belongs to the rank that holds the data, the Allgather transfer's destination, so the
 // reduce-scatter keeps, per round, the transfers into the representatives.
@@ -21,7 +22,7 @@ class QuotientReversal {
         : request_(request),
           rounds_(request),
           c_(c),
-          shape_{Collective::allreduce, request.ranks, request.bytes,
+          shape_{request.collective, request.ranks, request.bytes,
                  static_cast<std::uint32_t>(request.ranks)},
           builder_(shape_, request.algorithm, request.algorithm == "k-ring" ? request.k : 0,
                    request.payload, request.style),
@@ -36,12 +37,10 @@ class QuotientReversal {
     QuotientSchedule run() {
         reduce_scatter();
         reduce_own_segments();
-        gather();
-        QuotientSchedule q;
-        q.schedule = std::move(builder_).finish();
-        q.destination = std::move(destination_);
-        q.representatives = c_;
-        return q;
+        if (request_.collective == Collective::allreduce) gather();
+        q_.schedule = std::move(builder_).finish();
+        q_.representatives = c_;
+        return std::move(q_);
     }
 
   private:
@@ -61,6 +60,8 @@ class QuotientReversal {
         (rounds_.block(next_round, h) == block ? w.data : w.deps).push_back(id);
     }
 
+    // The full schedule reverses the Allgather's p transfers of a round in turn, senders
+    // down, each after its reduce where it has one (every rank of a round alike).
     void reduce_scatter() {
         const int rounds = rounds_.rounds();
         std::vector<std::pair<Rank, Rank>> senders(c_);  // (s, h): transfer (i, s) goes to h
@@ -68,7 +69,13 @@ class QuotientReversal {
             for (Rank h = 0; h < c_; ++h) senders[h] = {rounds_.from(i, h), h};
             std::sort(senders.begin(), senders.end(), std::greater<>());  // full order: ids down
             for (const auto& [s, h] : senders) reverse_one(i, s, h);
+            full_round_ += static_cast<std::uint64_t>(request_.ranks) * (reduces_ ? 2 : 1);
         }
+    }
+
+    void push(Rank destination, std::uint64_t full_id) {
+        q_.destination.push_back(destination);
+        q_.full_id.push_back(full_id);
     }
 
     void reverse_one(int i, Rank s, Rank h) {
@@ -84,14 +91,17 @@ class QuotientReversal {
         if (const int next = forwarded_in_[i]; next >= 0) successor(next, h, segment, w);
         if (w.own_send) w.deps.push_back(own_wait);
         if (w.own_sent) w.sent.push_back(own_wait);
-        if (!w.data.empty()) {
+        reduces_ = !w.data.empty();
+        const std::uint64_t full =
+            full_round_ + static_cast<std::uint64_t>(request_.ranks - 1 - s) * (reduces_ ? 2 : 1);
+        if (reduces_) {
             w.deps.push_back(builder_.compute(TaskKind::reduce, h, shape_.piece_bytes(segment),
                                               {&segment, 1}, w.data));
-            destination_.push_back(h);
+            push(h, full);
         }
         reversed_id_[static_cast<std::size_t>(i) * c_ + h] =
             builder_.transfer(h, s % c_, {&segment, 1}, w.deps, w.sent);
-        destination_.push_back(s);
+        push(s, full + (reduces_ ? 1 : 0));
     }
 
     // Each representative folds the partial sums of its own segment: the reversals of the
@@ -106,7 +116,7 @@ class QuotientReversal {
             const auto segment = static_cast<std::uint32_t>(r);
             segment_done_.push_back(builder_.compute(
                 TaskKind::reduce, r, shape_.piece_bytes(segment), {&segment, 1}, inputs));
-            destination_.push_back(r);
+            push(r, full_round_ + static_cast<std::uint64_t>(r));
         }
     }
 
@@ -114,9 +124,10 @@ class QuotientReversal {
     // reduce-scatter sends (the reversals of the first transfers into it), as in the full one.
     void gather() {
         const QuotientAllgather allgather(rounds_, c_, static_cast<TaskId>(builder_.size()),
-                                          request_.style);
+                                          request_.style,
+                                          full_round_ + static_cast<std::uint64_t>(request_.ranks));
         RoundWait boundary;
-        allgather.emit(builder_, destination_, [&](int i, Rank r, RoundWait& wait) {
+        allgather.emit(builder_, q_, [&](int i, Rank r, RoundWait& wait) {
             if (i == 0) {
                 const TaskId last_send = reversed(0, rounds_.from(0, r));
                 boundary.set(request_.style, {}, {&last_send, 1});
@@ -136,12 +147,15 @@ class QuotientReversal {
     std::vector<TaskId> reversed_id_;  // [round * c + holder]
     std::vector<int> forwarded_in_;    // per round: the round that starts forwarding its receive
     std::vector<TaskId> segment_done_;
-    std::vector<Rank> destination_;
+    QuotientSchedule q_;            // its destinations and full ids, as the tasks come
+    std::uint64_t full_round_ = 0;  // the full id of the round's first task (then: of the
+                                    // first own-segment reduce)
+    bool reduces_ = false;          // whether the round's transfers come after a reduce
 };
 
 }  // namespace
 
-QuotientSchedule quotient_allreduce(const GenerateRequest& request, Rank c) {
+QuotientSchedule quotient_reversal(const GenerateRequest& request, Rank c) {
     return QuotientReversal(request, c).run();
 }
 

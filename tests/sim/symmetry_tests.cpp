@@ -6,51 +6,18 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "piccolo/core/error.hpp"
 #include "piccolo/engine/engine.hpp"
 #include "piccolo/engine/symmetric.hpp"
 #include "piccolo/schedules/generate.hpp"
 #include "piccolo/schedules/quotient.hpp"
 #include "piccolo/topologies/machine_io.hpp"
+#include "symmetry_cases.hpp"
 
 using namespace piccolo;
+using namespace piccolo::symmetry_test;
 
 namespace {
-
-std::vector<TaskId> sorted(std::span<const TaskId> row) {
-    std::vector<TaskId> v(row.begin(), row.end());
-    std::sort(v.begin(), v.end());
-    return v;
-}
-
-// The generated quotient is the folded full schedule, task by task.
-void check_same_quotient(const QuotientSchedule& a, const QuotientSchedule& b,
-                         const std::string& where) {
-    INFO(where);
-    REQUIRE(a.schedule.size() == b.schedule.size());
-    REQUIRE(a.representatives == b.representatives);
-    REQUIRE(a.destination == b.destination);
-    REQUIRE(a.schedule.has_payload() == b.schedule.has_payload());
-    for (TaskId t = 0; t < a.schedule.size(); ++t) {
-        INFO("task " << t);
-        REQUIRE(a.schedule.kind[t] == b.schedule.kind[t]);
-        REQUIRE(a.schedule.src[t] == b.schedule.src[t]);
-        REQUIRE(a.schedule.dst[t] == b.schedule.dst[t]);
-        REQUIRE(a.schedule.bytes(t) == b.schedule.bytes(t));
-        REQUIRE(sorted(a.schedule.deps.row(t)) == sorted(b.schedule.deps.row(t)));
-        REQUIRE(sorted(a.schedule.sent_deps_of(t)) == sorted(b.schedule.sent_deps_of(t)));
-        if (a.schedule.has_payload()) {
-            const auto pa = a.schedule.payload.row(t), pb = b.schedule.payload.row(t);
-            REQUIRE(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end()));
-        }
-    }
-}
-
-struct Tally {
-    int reduced = 0, refused = 0;
-};
 
 // Every ring and k-ring schedule (each valid k, both collectives, every style) of nodes x ppn
 // ranks: where the plan reduces, the quotient is the folded full schedule and both replays agree.
@@ -64,87 +31,10 @@ void check_machine(const Machine& m, int nodes, int ppn, bool contention, std::u
         std::vector<int> radices = info.has_radix ? info.valid_radices(p) : std::vector<int>{0};
         for (int k : radices)
             for (Collective collective : {Collective::allgather, Collective::allreduce})
-                for (Style style : all_styles) {
-                    GenerateRequest request{collective, algorithm, k, p, bytes, true, style};
-                    const SymmetryPlan plan = plan_symmetry(request, m, layout, options);
-                    if (plan.representatives == 0) {
-                        ++tally.refused;
-                        continue;
-                    }
-                    const std::string where = fmt::format(
-                        "{} {} k={} {} p={} ({} x {}) contention={} bytes={}", m.name, algorithm, k,
-                        to_string(collective), p, nodes, ppn, contention, bytes);
-                    const Schedule full = generate(request);
-                    const QuotientSchedule q = generate_quotient(request, plan.representatives);
-                    check_same_quotient(q, fold_schedule(full, plan.representatives), where);
-                    const SimResult a = simulate(full, m, layout, options);
-                    const SimResult b =
-                        simulate_quotient(q, q.schedule.successors(), m, layout, options);
-                    INFO(where);
-                    CHECK(a.makespan == b.makespan);
-                    CHECK(a.rank_finish == b.rank_finish);
-                    CHECK(a.transfers == b.transfers);
-                    CHECK(a.computes == b.computes);
-                    ++tally.reduced;
-                }
+                for (Style style : all_styles)
+                    check_case(m, layout, {collective, algorithm, k, p, bytes, true, style},
+                               options, tally);
     }
-}
-
-// delta with a group level of two nodes whose lanes (one per group) are a contention point and
-// whose latency lies between the node's and the system's.
-Machine grouped() {
-    Machine m = load_preset("delta");
-    Level group = m.levels.back();
-    group.name = "group";
-    group.fanout = 2;
-    group.radix = 1;
-    std::vector<LogGPRow> rows(group.loggp.rows().begin(), group.loggp.rows().end());
-    for (LogGPRow& row : rows) row.params.L *= 0.5;
-    group.loggp = LogGPTable(rows);
-    m.levels.insert(m.levels.end() - 1, group);
-    m.name = "delta-grouped";
-    validate_machine(m);
-    return m;
-}
-
-// delta with fair sharing and a node capacity below two transfers at full speed.
-Machine fair_capacity() {
-    Machine m = load_preset("delta");
-    m.sharing = Sharing::fair;
-    m.levels.front().capacity = 1.5e11;
-    m.name = "delta-fair";
-    validate_machine(m);
-    return m;
-}
-
-// laptop-mpi's cpu overheads and rendezvous on a machine of any number of nodes, one NIC each.
-Machine cpu_nodes() {
-    Machine m = load_preset("laptop-mpi");
-    m.levels.back().fanout = 0;
-    m.levels.front().radix = 1;
-    m.name = "laptop-mpi-nodes";
-    validate_machine(m);
-    return m;
-}
-
-// delta with cpu overheads on every level: one rank per node makes units of one rank.
-Machine cpu_everywhere() {
-    Machine m = load_preset("delta");
-    for (Level& level : m.levels) level.overhead = OverheadModel::cpu;
-    m.name = "delta-cpu";
-    validate_machine(m);
-    return m;
-}
-
-// delta whose reductions into just-sent data pay a reclaim cost at both levels (the quotient's
-// transfers keep the level of their true destination, and so their reclaim).
-Machine reclaiming() {
-    Machine m = load_preset("delta");
-    m.levels[0].reclaim_per_byte = 3e-10;
-    m.levels[1].reclaim_per_byte = 1e-10;
-    m.name = "delta-reclaim";
-    validate_machine(m);
-    return m;
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
 // The selector's use of the exact symmetry reduction: a sweep that replays every candidate it can
 // through quotient schedules ranks exactly as the sweep that replays every DAG in full, time for
-// time, on scales where the symmetry holds and where it does not.
+// time, on scales where the symmetry holds and where it does not: Allgather and Allreduce, and
+// Reduce_scatter and Alltoall.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "piccolo/select/select.hpp"
 #include "piccolo/topologies/machine_io.hpp"
@@ -15,9 +18,12 @@ using namespace piccolo;
 namespace {
 
 SelectResult sweep(const Machine& machine, std::vector<Scale> scales, Style style, bool contention,
-                   std::uint64_t symmetry_min_tasks) {
+                   std::uint64_t symmetry_min_tasks, std::vector<Collective> collectives = {},
+                   std::vector<std::string> algorithms = {}) {
     SelectRequest r;
     r.machine = machine;
+    if (!collectives.empty()) r.collectives = std::move(collectives);
+    r.algorithms = std::move(algorithms);
     r.scales = std::move(scales);
     // Multiples of every p below and sizes that are not (an Allreduce of 1000 B on 24 ranks does
     // not cut into equal segments: the reduced sweep replays those in full).
@@ -89,4 +95,36 @@ TEST_CASE("select: the symmetry reduction changes no time, no choice and no note
     // Every ring and k-ring DAG above (and not the others) went through the reduction.
     MESSAGE(reduced_units << " schedules replayed through quotients");
     CHECK(reduced_units > 100);
+}
+
+TEST_CASE("select: Reduce_scatter and Alltoall through quotients, time for time") {
+    Machine fifo = load_preset("delta");
+    fifo.sharing = Sharing::fifo;
+    const Machine dgx = load_preset("dgx-h100");
+    constexpr auto never = std::numeric_limits<std::uint64_t>::max();
+    const std::vector<Collective> collectives{Collective::reduce_scatter, Collective::alltoall};
+    // Every algorithm of both collectives, bruck (named only) and the ones without a quotient.
+    const std::vector<std::string> algorithms{"ring",    "k-ring",    "pairwise", "rh",
+                                              "recexch", "scattered", "bruck"};
+    std::size_t reduced_units = 0;
+    for (bool contention : {true, false})
+        for (Style style : all_styles) {
+            INFO("style " << to_string(style) << ", contention " << contention);
+            const std::vector<Scale> delta_scales{{8, 1}, {8, 2}, {6, 3}, {6, 4}, {8, 4}};
+            for (const Machine& m : {load_preset("delta"), fifo}) {
+                INFO(m.name << (m.sharing == Sharing::fifo ? " fifo" : " fair"));
+                const SelectResult reduced =
+                    sweep(m, delta_scales, style, contention, 0, collectives, algorithms);
+                check_same(reduced, sweep(m, delta_scales, style, contention, never, collectives,
+                                          algorithms));
+                reduced_units += reduced_count(reduced);
+            }
+            const SelectResult reduced_dgx =
+                sweep(dgx, {{3, 8}, {4, 8}}, style, contention, 0, collectives, algorithms);
+            check_same(reduced_dgx, sweep(dgx, {{3, 8}, {4, 8}}, style, contention, never,
+                                          collectives, algorithms));
+            reduced_units += reduced_count(reduced_dgx);
+        }
+    MESSAGE(reduced_units << " schedules replayed through quotients");
+    CHECK(reduced_units > 300);
 }

@@ -1,5 +1,6 @@
 // Exact symmetry reduction (docs/symmetry.md): full replay against the quotient replay of the
-// same ring and k-ring schedules, with both times and their ratio from the same run.
+// same schedules (ring and k-ring; pairwise, scattered and bruck), with both times and their
+// ratio from the same run.
 //
 //   symmetry_bench MACHINE NODES PPN BYTES [full|reduced] [algorithm[:k]] ...
 //
@@ -8,8 +9,9 @@
 // rendezvous on any number of nodes with one NIC each). `full` (the default) replays both and
 // compares the makespans (relative difference, must be <= 1e-12); `reduced` replays only the
 // quotient (scales whose full schedule does not fit in memory). Without algorithms: ring and every
-// valid k of k-ring. Every (collective, style, contention on/off) is run; one line per case. Exit 1
-// if any makespan differs.
+// valid k of k-ring. An algorithm runs every collective it builds that has a quotient (Allgather,
+// Allreduce, Reduce_scatter, Alltoall), in every style, contention on and off; one line per case.
+// Exit 1 if any makespan differs.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -96,7 +98,7 @@ void run_case(const GenerateRequest& request, const Machine& m, const RankLayout
     const SimOptions options{contention, false};
     const SymmetryPlan plan = plan_symmetry(request, m, layout, options);
     const std::string label =
-        fmt::format("{:7} k={:<5} {:9} {:9} contention={:d}", request.algorithm, request.k,
+        fmt::format("{:9} k={:<5} {:14} {:9} contention={:d}", request.algorithm, request.k,
                     to_string(request.collective), to_string(request.style), contention);
     if (plan.representatives == 0) {
         fmt::print("{}  full engine: {}\n", label, plan.reason);
@@ -142,7 +144,9 @@ int main(int argc, char** argv) try {
     const Rank p = layout.ranks();
     Totals totals;
     for (const Case& c : cases_of(argc, argv, p))
-        for (Collective collective : {Collective::allgather, Collective::allreduce})
+        for (Collective collective : {Collective::allgather, Collective::allreduce,
+                                      Collective::reduce_scatter, Collective::alltoall}) {
+            if (!builds(find_algorithm(c.algorithm), collective)) continue;
             for (Style style : all_styles)
                 for (bool contention : {true, false}) {
                     const GenerateRequest request{
@@ -150,6 +154,7 @@ int main(int argc, char** argv) try {
                         style};
                     run_case(request, m, layout, contention, with_full, totals);
                 }
+        }
     fmt::print(
         "{} {} x {} = {} ranks, {} B: {} compared, {} on the full engine; full {:.2f} s, "
         "reduced {:.2f} s{}; worst relative difference {:.1e}\n",

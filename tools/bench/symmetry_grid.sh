@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The exactness grid of the symmetry reduction (README.md, "Symmetry"): every ring and k-ring
-# schedule (each valid k, both collectives, every style, contention on and off) on machines with
-# node lanes, group lanes, fair sharing with a node capacity and cpu overheads, 1..8 ranks per
-# node, up to 4096 ranks; full and reduced replays compared in the same run.
+# schedule (each valid k, Allgather, Allreduce and Reduce_scatter, every style, contention on and
+# off) and pairwise (Reduce_scatter, Alltoall), scattered and bruck (k = 2, 4) Alltoall, on
+# machines with node lanes, group lanes, fair sharing with a node capacity and cpu overheads,
+# 1..8 ranks per node, up to 4096 ranks; full and reduced replays compared in the same run.
 #   tools/bench/symmetry_grid.sh [build/release/bin/symmetry_bench] [max ranks, 4096]
 # The vector size is a multiple of every p of the grid, so Allreduce segments are equal.
 set -euo pipefail
@@ -13,6 +14,9 @@ status=0
 run() {  # machine nodes ppn
     (($2 * $3 <= max)) || return 0
     "$bench" "$1" "$2" "$3" "$bytes" full | tail -1 || status=1
+    local bruck=(bruck:2)
+    (($2 * $3 >= 4)) && bruck+=(bruck:4)
+    "$bench" "$1" "$2" "$3" "$bytes" full pairwise scattered "${bruck[@]}" | tail -1 || status=1
 }
 for ppn in 1 2 3 4 5 6 7 8; do
     for nodes in 2 5 16 64 128; do run dgx-h100 $nodes $ppn; done

@@ -399,8 +399,8 @@ class SweepRun {
             return;
         }
         const QuotientSchedule& q = replay->quotient();
-        unit.hash =
-            detail::timing_hash(q.schedule, detail::resize_by_payload(collective), q.destination);
+        unit.hash = detail::timing_hash(q.schedule, detail::resize_by_payload(collective),
+                                        q.destination, q.full_id);
         unit.hashed = true;
         sweep_.rounds[u] = detail::transfer_rounds(q.schedule);
         const auto generated = Clock::now();

@@ -86,7 +86,8 @@ class Hasher {
 }  // namespace
 
 TimingHash timing_hash(const Schedule& s, bool resize_by_payload,
-                       std::span<const Rank> true_destinations) {
+                       std::span<const Rank> true_destinations,
+                       std::span<const std::uint64_t> full_ids) {
     Hasher h;
     for (std::uint64_t part :
          {static_cast<std::uint64_t>(s.shape.collective), static_cast<std::uint64_t>(s.shape.ranks),
@@ -106,6 +107,7 @@ TimingHash timing_hash(const Schedule& s, bool resize_by_payload,
         h.add_all<std::uint32_t>(s.payload.items);
     }
     if (!true_destinations.empty()) h.add_all<Rank>(true_destinations);
+    if (!full_ids.empty()) h.add_all<std::uint64_t>(full_ids);
     return h.result();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Exact symmetry reduction (docs/symmetry.md): on a regular machine with block placement, the
-// ring and k-ring schedules are mapped onto themselves by moving every rank by whole units of the
-// machine's highest level below the system (nodes on a two-level machine), and the engine's
-// replay commutes with those moves. Every rank then finishes its k-th task when its
+// ring and k-ring schedules (and pairwise, scattered and bruck's Reduce_scatter and Alltoall)
+// are mapped onto themselves by moving every rank by whole units of the machine's highest level
+// below the system (nodes on a two-level machine), and the engine's replay commutes with those
+// moves where no queue at the receiving side tells an orbit's ranks apart. Every rank then finishes its k-th task when its
 // representative does, and a replay of the representatives' tasks alone (a quotient schedule,
 // piccolo/schedules/quotient.hpp) gives the full replay's times.
 
@@ -21,7 +22,9 @@ struct SymmetryPlan {
 
 // How many representative ranks stand for the whole run of `request` on `layout`, if the
 // symmetry holds exactly: block placement, whole units, no capacity shared by the whole system,
-// no trace, an algorithm with a quotient generator whose schedule the moves map onto itself.
+// no trace, an algorithm with a quotient generator whose schedule the moves map onto itself,
+// and receive slots, processors and FIFO lanes that see its rounds alike on every rank of an
+// orbit (round_entry() in piccolo/schedules/quotient.hpp).
 SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machine,
                            const RankLayout& layout, const SimOptions& options);
 

@@ -23,8 +23,11 @@ struct TimingHash {
 // sizes are not proportional to the vector) the payload rows too. Algorithm name and k are
 // ignored. Two different DAGs share a hash with a probability near 2^-128. A quotient schedule
 // (piccolo/schedules/quotient.hpp) passes its true destinations, which its folded dst rows do not
-// keep.
+// keep, and its tasks' ids in the full schedule, which tell apart full schedules that number the
+// other ranks' tasks differently (two full schedules merge where they are equal, so their
+// quotients must merge exactly then too).
 TimingHash timing_hash(const Schedule& schedule, bool resize_by_payload,
-                       std::span<const Rank> true_destinations = {});
+                       std::span<const Rank> true_destinations = {},
+                       std::span<const std::uint64_t> full_ids = {});
 
 }  // namespace piccolo::detail
