@@ -396,38 +396,6 @@ ConcurrencyFit fit_concurrency(const std::string& origin, const std::string& lev
     return fit;
 }
 
-namespace {
-
-// Per level: the median of every reclaim sample's extra seconds per byte.
-std::vector<ReclaimFit> fit_reclaims(const RawData& raw, const std::string& origin) {
-    std::map<std::string, std::vector<double>> per_byte;
-    for (const RawSample& s : raw.samples) {
-        if (s.kind != SampleKind::reclaim) continue;
-        if (s.bytes == 0)
-            throw InputError(fmt::format("{}: level '{}': a reclaim sample of 0 bytes (re-run the "
-                                         "profiler)",
-                                         origin, s.level));
-        per_byte[s.level].push_back(s.seconds / static_cast<double>(s.bytes));
-    }
-    std::vector<ReclaimFit> fits;
-    for (const auto& entry : per_byte) {
-        const std::string& level = entry.first;
-        const std::vector<double>& values = entry.second;
-        const bool listed = std::any_of(raw.levels.begin(), raw.levels.end(),
-                                        [&](const LevelInfo& l) { return l.name == level; });
-        if (!listed)
-            throw InputError(fmt::format("{}: reclaim samples of level '{}', which no '# level:' "
-                                         "line names (add the line or remove the samples)",
-                                         origin, level));
-        // Every sample counts (no outlier rejection): the cost is the typical repetition's.
-        const double middle = median(values);
-        fits.push_back({level, std::max(middle, 0.0), middle, values.size()});
-    }
-    return fits;
-}
-
-}  // namespace
-
 ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitOptions& options) {
     std::vector<LevelSeries> levels;
     std::map<std::string, std::map<std::size_t, std::map<int, std::vector<double>>>> radix;
@@ -472,9 +440,8 @@ ProfileFit fit_profile(const RawData& raw, const std::string& origin, const FitO
                 break;  // fit_reclaims
         }
     }
-    if (levels.empty()) {
+    if (levels.empty())
         throw InputError(fmt::format("{}: no prtt samples (re-run the profiler)", origin));
-    }
     require_listed(raw, levels, origin);
 
     ProfileFit fit;

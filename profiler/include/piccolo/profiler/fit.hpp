@@ -116,6 +116,11 @@ ConcurrencyFit fit_concurrency(const std::string& origin, const std::string& lev
 // (saturated = false) when every step still gains. Inputs sorted by concurrency, non-empty.
 RadixFit find_knee(RadixFit probe, double min_gain = 0.10);
 
+// The reclaim rows of `raw` (kind reclaim), per level: the median of every row's extra seconds
+// per byte, and 0 where it is not above 0. Throws InputError (naming `origin`) for rows of 0
+// bytes or of a level no '# level:' line names.
+std::vector<ReclaimFit> fit_reclaims(const RawData& raw, const std::string& origin);
+
 // Throws InputError (naming `origin`) when a level lacks one of the series.
 ProfileFit fit_profile(const RawData& raw, const std::string& origin,
                        const FitOptions& options = {});
