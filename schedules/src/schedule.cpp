@@ -122,38 +122,28 @@ std::size_t Schedule::transfer_count() const {
 namespace {
 
 // The reverse of a dependency list of n tasks, over the tasks that lead their run, a row naming
-// task t as `item[t]` (Joined), or over every task, naming t (plain: one pass over the ids).
+// task t as `item[t]` (Joined), or over every task, naming t (plain).
 template <bool Joined>
-Csr<TaskId> reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run = {},
-                    std::span<const std::uint32_t> item = {}) {
-    Csr<TaskId> succ;
-    if (deps.rows() == 0) return succ;  // no list at all: nothing to allocate or walk
-    auto listed = [&](std::size_t t) { return !Joined || run[t] > 0; };
-    succ.offsets.assign(n + 1, 0);
-    std::size_t items = 0;
-    if constexpr (Joined) {
-        for (std::size_t t = 0; t < n; ++t)
-            if (listed(t))
-                for (TaskId d : deps.row(t)) {
-                    ++succ.offsets[d + 1];
-                    ++items;
-                }
-    } else {
-        for (TaskId d : deps.items) ++succ.offsets[d + 1];
-        items = deps.items.size();
-    }
-    for (std::size_t i = 0; i < n; ++i) succ.offsets[i + 1] += succ.offsets[i];
-    succ.items.resize(items);
-    // Fill each row from its end, walking tasks backwards: rows come out in ascending order and
-    // offsets[d + 1] walks down to offsets[d]'s final value, so no cursor array is needed.
-    for (std::size_t t = n; t-- > 0;)
-        if (listed(t))
-            for (TaskId d : deps.row(t))
-                succ.items[--succ.offsets[d + 1]] = Joined ? item[t] : static_cast<TaskId>(t);
-    // offsets[d + 1] now holds row d's start; shift back by one row.
-    for (std::size_t i = 0; i < n; ++i) succ.offsets[i] = succ.offsets[i + 1];
-    succ.offsets[n] = static_cast<std::uint32_t>(succ.items.size());
-    return succ;
+PackedRows reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run = {},
+                   std::span<const std::uint32_t> item = {}) {
+    if (deps.rows() == 0) return {};  // no list at all: nothing to allocate or walk
+    // Pointers in locals: the build's stores through byte pointers could alias `deps`' members.
+    const std::uint32_t* const offsets = deps.offsets.data();
+    const TaskId* const ids = deps.items.data();
+    auto each = [=](auto emit) {
+        for (std::size_t t = 0; t < n; ++t) {
+            if (Joined && run[t] == 0) continue;
+            const auto name = Joined ? item[t] : static_cast<TaskId>(t);
+            for (std::uint32_t i = offsets[t]; i < offsets[t + 1]; ++i) emit(ids[i], name);
+        }
+    };
+    auto rows_of = [=, count = deps.items.size()](auto visit) {
+        if constexpr (Joined)
+            each([&](std::uint32_t row, std::uint32_t) { visit(row); });
+        else
+            for (std::size_t i = 0; i < count; ++i) visit(ids[i]);
+    };
+    return PackedRows::build(n, rows_of, each);
 }
 
 // May task t continue the run that `leader` leads: the same first delivered dependency, or none

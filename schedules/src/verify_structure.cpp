@@ -171,7 +171,7 @@ std::optional<Violation> verify_structure(const Schedule& s, std::vector<TaskId>
         const TaskId t = ready.top();
         ready.pop();
         order.push_back(t);
-        for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
+        for (const PackedRows* list : {&successors.delivered, &successors.sent})
             if (list->rows() > 0)
                 for (TaskId next : list->row(t))
                     if (--missing[next] == 0) ready.push(next);

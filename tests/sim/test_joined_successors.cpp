@@ -17,13 +17,13 @@ using namespace piccolo;
 
 namespace {
 
-std::vector<TaskId> row_of(const Csr<TaskId>& list, TaskId t) {
+std::vector<TaskId> row_of(const PackedRows& list, TaskId t) {
     const std::span<const TaskId> row = list.row(t);
     return {row.begin(), row.end()};
 }
 
 // The tasks a joined list's row names (its items are indices into `waiters`).
-std::vector<TaskId> tasks_in_row(const Schedule::Successors& joined, const Csr<TaskId>& list,
+std::vector<TaskId> tasks_in_row(const Schedule::Successors& joined, const PackedRows& list,
                                  TaskId t) {
     std::vector<TaskId> tasks;
     for (std::uint32_t item : list.row(t)) tasks.push_back(joined.task_of(item));
@@ -55,7 +55,7 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
     CHECK(tasks_in_row(joined, joined.delivered, 0) == std::vector<TaskId>{2, 5, 6});
     CHECK(tasks_in_row(joined, joined.delivered, 1) == std::vector<TaskId>{2, 6});
     CHECK(tasks_in_row(joined, joined.sent, 2) == std::vector<TaskId>{6});
-    CHECK(joined.delivered.items.size() == 5);
+    CHECK(joined.delivered.size() == 5);
 }
 
 TEST_CASE("joined successors: the first run late in the file, of sent dependencies") {
@@ -96,10 +96,10 @@ TEST_CASE("joined successors: rm with k = 4 on 16 ranks lists each round's three
     request.style = Style::mpi;
     const Schedule s = generate(request);
     const Schedule::Successors plain = s.successors(), joined = s.joined_successors();
-    CHECK(plain.delivered.items.size() == 144);
-    CHECK(plain.sent.items.size() == 144);
-    CHECK(joined.delivered.items.size() == 48);
-    CHECK(joined.sent.items.size() == 48);
+    CHECK(plain.delivered.size() == 144);
+    CHECK(plain.sent.size() == 144);
+    CHECK(joined.delivered.size() == 48);
+    CHECK(joined.sent.size() == 48);
     std::size_t leaders_of_three = 0;
     for (std::uint32_t length : joined.run) leaders_of_three += length == 3 ? 1 : 0;
     CHECK(leaders_of_three == 16);

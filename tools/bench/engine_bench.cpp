@@ -43,7 +43,7 @@ std::size_t dependency_walk(const Schedule& s) {
         if (missing[t] == 0) queue.push_back(t);
     }
     for (std::size_t head = 0; head < queue.size(); ++head)
-        for (const Csr<TaskId>* list : {&successors.delivered, &successors.sent})
+        for (const PackedRows* list : {&successors.delivered, &successors.sent})
             if (list->rows() > 0)
                 for (std::uint32_t item : list->row(queue[head]))
                     if (const TaskId next = successors.task_of(item); --missing[next] == 0) {

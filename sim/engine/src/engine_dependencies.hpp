@@ -35,9 +35,9 @@ class Dependencies {
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
     // successor ready then, and with it the rest of the run it leads. Out of line: inlined into
     // the reception's steps, it made a replay of 75,264 ranks slower (tools/bench/history.md).
-    [[gnu::noinline]] void release(const Csr<TaskId>& successors, TaskId t, SimTime time,
+    [[gnu::noinline]] void release(const PackedRows& successors, TaskId t, SimTime time,
                                    EventQueue& events) {
-        if (successors.rows() == 0) return;
+        if (successors.empty()) return;
         for (std::uint32_t waiter : successors.row(t)) {
             const TaskId task = successors_.task_of(waiter);
             SimTime at = time;

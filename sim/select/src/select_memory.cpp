@@ -57,17 +57,19 @@ namespace detail {
 
 std::uint64_t estimate_job_bytes(const TaskCounts& c, Rank ranks, bool fair_sharing,
                                  std::optional<int> device_radix) {
-    // Per task: kind, ranks, size class and dependency offsets (17 B) in the DAG, successor
-    // offsets, the engine's level and its waiters' counters and times; per dependency id: the
-    // id, its successor entry and the generators' scratch (Allreduce reverses an Allgather); per
-    // transfer of the widest round: its event, the event batch's merge scratch and its place in
-    // a slot queue, all at once where the round starts together (an all-to-all). Measured peaks
-    // are 0.48 to 0.75 of this (tests/sim/test_select_memory.cpp); per rank: the layout, slot
-    // pools and the record. A dependency id of a list that a round's tasks share whole
-    // (TaskCounts::shared_dependency_ids: scattered Alltoall) costs its id and a share of the
-    // joined successor entries: 6 B (p = 1024, mpi style: measured 337 MB against 466 MB
-    // estimated, where 16 B a dependency gave 1.1 GB; tests/sim/test_select_memory.cpp).
-    constexpr std::uint64_t per_task = 40, per_dependency = 16, per_payload = 12, per_rank = 1024;
+    // Per task: kind, ranks, size class and dependency offsets (17 B) in the DAG, where its
+    // successor rows end (a byte and an eighth: packed_rows.hpp), the engine's level and its
+    // waiters' counters and times; per dependency id: the id, its successor entry (with at most
+    // 1.3 B of row ends where a stripe of 64 successor rows holds more than 255 entries) and the
+    // generators' scratch (Allreduce reverses an Allgather); per transfer of the widest round: its
+    // event, the event batch's merge scratch and its place in a slot queue, all at once where the
+    // round starts together (an all-to-all). Measured peaks are 0.47 to 0.73 of this
+    // (tests/sim/test_select_memory.cpp); per rank: the layout, slot pools and the record. A
+    // dependency id of a list that a round's tasks share whole (TaskCounts::shared_dependency_ids:
+    // scattered Alltoall) costs its id and a share of the joined successor entries: 6 B (p =
+    // 1024, mpi style: measured 307 MB against 442 MB estimated, where 16 B a dependency gave
+    // 1.1 GB; tests/sim/test_select_memory.cpp).
+    constexpr std::uint64_t per_task = 37, per_dependency = 16, per_payload = 12, per_rank = 1024;
     constexpr std::uint64_t per_shared_dependency = 6;
     constexpr std::uint64_t per_waiting = 40;
     // Fair sharing, per flow under way: the flow (fair_share.hpp), its entries in its group's

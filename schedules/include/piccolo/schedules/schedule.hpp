@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "piccolo/schedules/packed_rows.hpp"
+
 namespace piccolo {
 
 using Rank = std::int32_t;
@@ -175,10 +177,11 @@ class Schedule {
         return same_ids(deps.row(a), deps.row(b)) && same_ids(sent_deps_of(a), sent_deps_of(b));
     }
 
-    // Successor lists (the reverse of deps and of sent_deps), built on demand.
+    // Successor lists (the reverse of deps and of sent_deps), built on demand, their rows in
+    // ascending order.
     struct Successors {
-        Csr<TaskId> delivered;  // tasks that list this one in deps
-        Csr<TaskId> sent;       // tasks that list this one in sent_deps; rows() == 0 when none do
+        PackedRows delivered;  // tasks that list this one in deps
+        PackedRows sent;       // tasks that list this one in sent_deps; rows() == 0 when none do
         // Empty, or (joined_successors()) per task: the length of the run of consecutive tasks
         // it leads that wait for exactly the same dependencies, 0 for the run's other tasks. The
         // lists then name the leaders only: a run becomes ready as one.
