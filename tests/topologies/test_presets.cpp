@@ -79,9 +79,10 @@ TEST_CASE("the other presets' shapes") {
         int devices;
         std::optional<int> node_radix;
         std::vector<int> group_fanouts;  // levels between node and system
+        Sharing sharing = Sharing::fifo;
     };
     const Shape shapes[] = {
-        {"polaris", 8, 4, 2, {112}},   // 2 Slingshot-11 NICs
+        {"polaris", 8, 4, 2, {112}, Sharing::fair},  // 2 Slingshot-11 NICs, shared as on delta
         {"dgx-h100", 8, 8, 8, {}},     // 8 NDR ports, fat tree
         {"frontier", 8, 8, 4, {128}},  // 8 GCDs, 4 NICs, a cabinet per group
         {"aurora", 8, 12, 8, {64}},    // 12 tiles, 8 NICs, a rack per group
@@ -94,6 +95,7 @@ TEST_CASE("the other presets' shapes") {
         CHECK(m.device_radix == shape.device_radix);
         CHECK(m.devices_per_node() == shape.devices);
         CHECK(m.levels.front().radix == shape.node_radix);
+        CHECK(m.sharing == shape.sharing);
         REQUIRE(m.levels.size() == shape.group_fanouts.size() + 2);
         for (std::size_t g = 0; g < shape.group_fanouts.size(); ++g) {
             CHECK(m.levels[g + 1].name == "group");
