@@ -97,15 +97,15 @@ void NcclRunner::run_wave(const Wave& wave, std::byte* arena) {
         if (plan_.ops[i].kind == OpKind::recv) copy(plan_.ops[i].copies, arena);
 }
 
-void NcclRunner::copy(std::span<const Run> runs, std::byte* arena) {
-    for (const Run& r : runs)
+void NcclRunner::copy(std::span<const Stretch> stretches, std::byte* arena) {
+    for (const Stretch& r : stretches)
         check_cuda(cudaMemcpyAsync(arena + r.to, arena + r.from, r.bytes, cudaMemcpyDeviceToDevice,
                                    stream_),
                    "cudaMemcpyAsync");
 }
 
-void NcclRunner::reduce(std::span<const Run> runs, std::byte* arena) {
-    for (const Run& r : runs) {
+void NcclRunner::reduce(std::span<const Stretch> stretches, std::byte* arena) {
+    for (const Stretch& r : stretches) {
         const std::size_t count = r.bytes / element_bytes(plan_.element);
         std::byte* to = arena + r.to;
         const std::byte* from = arena + r.from;

@@ -63,8 +63,8 @@ class NcclRunner {
 
   private:
     void run_wave(const Wave& wave, std::byte* arena);
-    void copy(std::span<const Run> runs, std::byte* arena);
-    void reduce(std::span<const Run> runs, std::byte* arena);
+    void copy(std::span<const Stretch> stretches, std::byte* arena);
+    void reduce(std::span<const Stretch> stretches, std::byte* arena);
 
     const RankPlan& plan_;
     std::vector<Wave> waves_;

@@ -33,7 +33,7 @@ void fill_sums(std::vector<std::byte>& image, Rank first, Rank last) {
 
 template <class T>
 void add(std::byte* to, const std::byte* from, std::uint64_t bytes) {
-    // The arena holds T at these offsets (the plan keeps every run element-aligned).
+    // The arena holds T at these offsets (the plan keeps every stretch element-aligned).
     T* out = reinterpret_cast<T*>(to);
     const T* in = reinterpret_cast<const T*>(from);
     const std::uint64_t n = bytes / sizeof(T);
@@ -114,13 +114,13 @@ Images make_images(const CollectiveShape& shape, Element element, Rank rank) {
 
 void prepare(const RankPlan& plan, const Images& images, std::span<std::byte> arena) {
     std::memset(arena.data(), std::to_integer<int>(poison), arena.size());
-    for (const Run& r : plan.input)
+    for (const Stretch& r : plan.input)
         std::memcpy(arena.data() + r.to, images.input.data() + r.from, r.bytes);
 }
 
 std::optional<std::string> check_result(const RankPlan& plan, const Images& images,
                                         std::span<const std::byte> arena) {
-    for (const Run& r : plan.result) {
+    for (const Stretch& r : plan.result) {
         const std::byte* got = arena.data() + r.to;
         const std::byte* want = images.expected.data() + r.from;
         if (std::memcmp(got, want, r.bytes) == 0) continue;
@@ -140,12 +140,14 @@ std::optional<std::string> check_result(const RankPlan& plan, const Images& imag
     return std::nullopt;
 }
 
-void apply_copies(std::span<const Run> runs, std::span<std::byte> arena) {
-    for (const Run& r : runs) std::memcpy(arena.data() + r.to, arena.data() + r.from, r.bytes);
+void apply_copies(std::span<const Stretch> stretches, std::span<std::byte> arena) {
+    for (const Stretch& r : stretches)
+        std::memcpy(arena.data() + r.to, arena.data() + r.from, r.bytes);
 }
 
-void apply_reduces(std::span<const Run> runs, Element element, std::span<std::byte> arena) {
-    for (const Run& r : runs) {
+void apply_reduces(std::span<const Stretch> stretches, Element element,
+                   std::span<std::byte> arena) {
+    for (const Stretch& r : stretches) {
         std::byte* to = arena.data() + r.to;
         const std::byte* from = arena.data() + r.from;
         switch (element) {

@@ -227,7 +227,7 @@ class GatherOps {
 
     void send(TaskId t, const std::vector<std::uint32_t>& blocks) {
         LocalOp op = make_op(OpKind::send, TaskKind::transfer, t, s_.dst[t], s_.bytes(t));
-        std::vector<Run> reads;  // from: where the block is, to: its offset in the message
+        std::vector<Stretch> reads;  // from: where the block is, to: its offset in the message
         std::uint64_t at = 0;
         for (std::uint32_t b : blocks) {
             if (where_[b] == nowhere64)
@@ -235,7 +235,7 @@ class GatherOps {
                     fmt::format("task id={} (transfer {}->{}) sends block {}, which "
                                 "rank {} does not hold at that point of the schedule",
                                 s_.external_id(t), me_, s_.dst[t], b, me_));
-            append_run(reads, {where_[b], at, block_});
+            append_stretch(reads, {where_[b], at, block_});
             at += block_;
         }
         stage_reads(op, reads, arena_, layout_.staged_bytes);
@@ -244,7 +244,7 @@ class GatherOps {
 
     void receive(TaskId t, const std::vector<std::uint32_t>& blocks) {
         LocalOp op = make_op(OpKind::recv, TaskKind::transfer, t, s_.src[t], s_.bytes(t));
-        std::vector<Run> writes;  // from: offset in the message, to: where the block goes
+        std::vector<Stretch> writes;  // from: offset in the message, to: where the block goes
         bool all_fresh = true;
         for (std::size_t i = 0; i < blocks.size(); ++i) {
             const std::uint32_t b = blocks[i];
@@ -253,13 +253,13 @@ class GatherOps {
                 continue;
             }
             where_[b] = place(b);
-            append_run(writes, {i * block_, where_[b], block_});
+            append_stretch(writes, {i * block_, where_[b], block_});
         }
         if (all_fresh && writes.size() == 1) {
             op.offset = writes.front().to;
         } else {
             op.offset = arena_.allocate(op.bytes);
-            for (Run w : writes) append_run(op.copies, {op.offset + w.from, w.to, w.bytes});
+            for (Stretch w : writes) append_stretch(op.copies, {op.offset + w.from, w.to, w.bytes});
             layout_.staged_bytes += op.bytes;
         }
         layout_.ops.push_back(std::move(op));
@@ -270,16 +270,16 @@ class GatherOps {
         if (s_.kind[t] == TaskKind::permute) {
             for (std::uint32_t b = 0; b < where_.size(); ++b)
                 if (where_[b] != nowhere64) {
-                    append_run(op.copies, {where_[b], out_ + b * block_, block_});
+                    append_stretch(op.copies, {where_[b], out_ + b * block_, block_});
                     where_[b] = out_ + b * block_;
                 }
             before_permute_ = false;
         } else {  // copy: moves what it names (or everything held) through a scratch area
-            std::vector<Run> reads;
+            std::vector<Stretch> reads;
             const std::vector<std::uint32_t> held = pieces(t);
             const std::uint64_t scratch = arena_.allocate(held.size() * block_);
             for (std::size_t i = 0; i < held.size(); ++i)
-                append_run(op.copies, {where_[held[i]], scratch + i * block_, block_});
+                append_stretch(op.copies, {where_[held[i]], scratch + i * block_, block_});
         }
         layout_.ops.push_back(std::move(op));
     }

@@ -69,10 +69,10 @@ class ReduceOps {
   private:
     void send(TaskId t) {
         LocalOp op = make_op(OpKind::send, TaskKind::transfer, t, s_.dst[t], s_.bytes(t));
-        std::vector<Run> reads;  // from: where the segment is, to: its offset in the message
+        std::vector<Stretch> reads;  // from: where the segment is, to: its offset in the message
         std::uint64_t at = 0;
         for (std::uint32_t seg : s_.payload.row(t)) {
-            append_run(reads, {where_[seg], at, s_.shape.piece_bytes(seg)});
+            append_stretch(reads, {where_[seg], at, s_.shape.piece_bytes(seg)});
             at += s_.shape.piece_bytes(seg);
         }
         stage_reads(op, reads, arena_, layout_.staged_bytes);
@@ -121,7 +121,7 @@ class ReduceOps {
                 if (!named.empty() && std::find(named.begin(), named.end(), seg) == named.end())
                     continue;
                 const std::uint64_t bytes = s_.shape.piece_bytes(seg);
-                append_run(op.copies, {where_[seg], arena_.allocate(bytes), bytes});
+                append_stretch(op.copies, {where_[seg], arena_.allocate(bytes), bytes});
             }
         }
         layout_.ops.push_back(std::move(op));

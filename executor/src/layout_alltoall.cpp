@@ -1,6 +1,6 @@
 // Alltoall memory layout. A rank's send buffer (block (me, d) at d * bytes) sits at offset 0 of
 // its arena; every incoming transfer lands in a buffer of its own, and the blocks it carries are
-// from then on read there. A send whose blocks are not one run is packed first (stage_reads). A
+// from then on read there. A send whose blocks are not one stretch is packed first (stage_reads). A
 // permute or copy moves every block the rank holds to a fresh area. The result is block (s, me)
 // for every s, wherever it lies, checked in rank order.
 #include <fmt/format.h>
@@ -25,10 +25,10 @@ Layout layout_alltoall(const Schedule& s, const std::vector<TaskId>& order, Rank
         const bool transfer = s.kind[t] == TaskKind::transfer;
         if (transfer && s.src[t] == me) {
             LocalOp op = make_op(OpKind::send, TaskKind::transfer, t, s.dst[t], s.bytes(t));
-            std::vector<Run> reads;
+            std::vector<Stretch> reads;
             std::uint64_t at = 0;
             for (std::uint32_t b : s.payload.row(t)) {
-                append_run(reads, {where[b], at, bytes});
+                append_stretch(reads, {where[b], at, bytes});
                 at += bytes;
             }
             stage_reads(op, reads, arena, layout.staged_bytes);
@@ -51,7 +51,7 @@ Layout layout_alltoall(const Schedule& s, const std::vector<TaskId>& order, Rank
             for (std::uint64_t& at : where) {
                 if (at == nowhere) continue;
                 const std::uint64_t to = arena.allocate(bytes);
-                append_run(op.copies, {at, to, bytes});
+                append_stretch(op.copies, {at, to, bytes});
                 at = to;
             }
             layout.ops.push_back(std::move(op));

@@ -56,7 +56,7 @@ Element choose_element(const CollectiveShape& shape, std::optional<Element> want
 
 namespace detail {
 
-void stage_reads(LocalOp& op, const std::vector<Run>& reads, Arena& arena,
+void stage_reads(LocalOp& op, const std::vector<Stretch>& reads, Arena& arena,
                  std::uint64_t& staged_bytes) {
     if (reads.size() == 1) {
         op.offset = reads.front().from;
@@ -64,22 +64,22 @@ void stage_reads(LocalOp& op, const std::vector<Run>& reads, Arena& arena,
     }
     op.offset = arena.allocate(op.bytes);
     std::uint64_t to = op.offset;
-    for (Run r : reads) {
-        append_run(op.copies, {r.from, to, r.bytes});
+    for (Stretch r : reads) {
+        append_stretch(op.copies, {r.from, to, r.bytes});
         to += r.bytes;
     }
     staged_bytes += op.bytes;
 }
 
-void append_run(std::vector<Run>& runs, Run run) {
-    if (!runs.empty()) {
-        Run& last = runs.back();
-        if (last.from + last.bytes == run.from && last.to + last.bytes == run.to) {
-            last.bytes += run.bytes;
+void append_stretch(std::vector<Stretch>& stretches, Stretch stretch) {
+    if (!stretches.empty()) {
+        Stretch& last = stretches.back();
+        if (last.from + last.bytes == stretch.from && last.to + last.bytes == stretch.to) {
+            last.bytes += stretch.bytes;
             return;
         }
     }
-    runs.push_back(run);
+    stretches.push_back(stretch);
 }
 
 }  // namespace detail

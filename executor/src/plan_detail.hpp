@@ -32,19 +32,19 @@ inline LocalOp make_op(OpKind kind, TaskKind task_kind, TaskId task, Rank peer =
     return op;
 }
 
-// Appends a run, merging it into the previous one when both continue each other.
-void append_run(std::vector<Run>& runs, Run run);
+// Appends a stretch, merging it into the previous one when both continue each other.
+void append_stretch(std::vector<Stretch>& stretches, Stretch stretch);
 
-// A send reads its pieces from `reads`: from where they lie when that is one run, else from a
+// A send reads its pieces from `reads`: from where they lie when that is one stretch, else from a
 // staging area of the arena the pieces are copied into first (counted in `staged_bytes`).
-void stage_reads(LocalOp& op, const std::vector<Run>& reads, Arena& arena,
+void stage_reads(LocalOp& op, const std::vector<Stretch>& reads, Arena& arena,
                  std::uint64_t& staged_bytes);
 
 // What a data layout decides: one op per task that involves the rank (kind, task, peer, offset,
 // bytes, copies, reduces), plus the input, result and arena size. Tags and waits come later.
 struct Layout {
     std::vector<LocalOp> ops;
-    std::vector<Run> input, result;
+    std::vector<Stretch> input, result;
     std::uint64_t arena_bytes = 0;
     std::uint64_t staged_bytes = 0;
 };

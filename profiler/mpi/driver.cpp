@@ -155,7 +155,7 @@ std::string default_raw_path(const std::string& output) {
 
 void write_outputs(const Options& options, const DriverHooks& hooks,
                    const MeasureSettings& settings, const Hierarchy& h,
-                   const std::vector<LevelPlan>& levels, int size, int devices_per_node,
+                   const std::vector<LevelProbe>& levels, int size, int devices_per_node,
                    RawData& raw, const ProgressLog& root_log);
 
 // --devices-per-node, or the transport's count (at least the ranks found on one node).
@@ -194,10 +194,10 @@ struct Run {
 };
 
 // PRTT (and, with the first pair, the device radix) between the rank pair of each level.
-void measure_levels(const Run& run, const Hierarchy& h, const std::vector<LevelPlan>& levels,
+void measure_levels(const Run& run, const Hierarchy& h, const std::vector<LevelProbe>& levels,
                     RawData& raw) {
     bool device_radix_done = false;
-    for (const LevelPlan& level : levels) {
+    for (const LevelProbe& level : levels) {
         if (!level.pair) {
             if (run.root_log)
                 run.root_log(fmt::format(
@@ -230,9 +230,9 @@ void measure_levels(const Run& run, const Hierarchy& h, const std::vector<LevelP
 }
 
 // node_radix needs two nodes: probe between the nodes of the first inter-node pair.
-void measure_node_radix(const Run& run, const Hierarchy& h, const std::vector<LevelPlan>& levels,
+void measure_node_radix(const Run& run, const Hierarchy& h, const std::vector<LevelProbe>& levels,
                         RawData& raw) {
-    for (const LevelPlan& level : levels) {
+    for (const LevelProbe& level : levels) {
         if (level.name == "node" || !level.pair) continue;
         const int node_a = h.node_of[static_cast<std::size_t>(level.pair->first)];
         const int node_b = h.node_of[static_cast<std::size_t>(level.pair->second)];
@@ -263,7 +263,7 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
     }
     const Hierarchy h = discover(world.get(), rank, size, options.node_size, options.group_of);
     const int devices_per_node = devices_per_node_for(options, hooks, h);
-    const std::vector<LevelPlan> levels = plan_levels(h, devices_per_node);
+    const std::vector<LevelProbe> levels = level_probes(h, devices_per_node);
     const MeasureSettings settings = settings_for(options);
 
     const int max_in_flight =
@@ -310,7 +310,7 @@ int measure(const Options& options, const DriverHooks& hooks, int rank, int size
 
 void write_outputs(const Options& options, const DriverHooks& hooks,
                    const MeasureSettings& settings, const Hierarchy& h,
-                   const std::vector<LevelPlan>& levels, int size, int devices_per_node,
+                   const std::vector<LevelProbe>& levels, int size, int devices_per_node,
                    RawData& raw, const ProgressLog& root_log) {
     {
         if (hooks.measure_compute) {
@@ -322,7 +322,7 @@ void write_outputs(const Options& options, const DriverHooks& hooks,
         raw.description = fmt::format(
             "Measured by {} ({}) on {}: {} rank(s) on {} node(s), {} mode, {}", hooks.tool,
             hooks.transport, host, size, h.nodes, options.quick ? "quick" : "full", utc_now());
-        for (const LevelPlan& level : levels) raw.levels.push_back({level.name, level.fanout});
+        for (const LevelProbe& level : levels) raw.levels.push_back({level.name, level.fanout});
         raw.info.emplace_back("date", utc_now());
         raw.info.emplace_back("command", options.command_line);
         raw.info.emplace_back("host", host);

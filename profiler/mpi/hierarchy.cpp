@@ -83,7 +83,7 @@ Hierarchy discover(MPI_Comm world, int rank, int size, int node_size, const std:
     return h;
 }
 
-std::vector<LevelPlan> plan_levels(const Hierarchy& h, int devices_per_node) {
+std::vector<LevelProbe> level_probes(const Hierarchy& h, int devices_per_node) {
     const int size = static_cast<int>(h.node_of.size());
     auto first_pair = [&](auto&& wanted) -> std::optional<std::pair<int, int>> {
         for (int a = 0; a < size; ++a) {
@@ -97,7 +97,7 @@ std::vector<LevelPlan> plan_levels(const Hierarchy& h, int devices_per_node) {
     auto group = [&](int r) { return h.group_of[static_cast<std::size_t>(r)]; };
     const bool grouped = !h.group_of.empty();
 
-    std::vector<LevelPlan> levels;
+    std::vector<LevelProbe> levels;
     levels.push_back(
         {"node", devices_per_node, first_pair([&](int a, int b) { return node(a) == node(b); })});
     if (grouped) {
@@ -113,9 +113,9 @@ std::vector<LevelPlan> plan_levels(const Hierarchy& h, int devices_per_node) {
                               return group(a) == group(b) && node(a) != node(b);
                           })});
     }
-    LevelPlan system{"system", 0, first_pair([&](int a, int b) {
-                         return grouped ? group(a) != group(b) : node(a) != node(b);
-                     })};
+    LevelProbe system{"system", 0, first_pair([&](int a, int b) {
+                          return grouped ? group(a) != group(b) : node(a) != node(b);
+                      })};
     // Measured across units: any number of them may be simulated (fanout 0). Not measured
     // (one node, or one group): its table is a copy of an inner level's, so the profile only
     // admits as many units as were there, rather than pricing unmeasured links silently.

@@ -20,7 +20,7 @@ struct Hierarchy {
     int groups = 0;
 };
 
-struct LevelPlan {
+struct LevelProbe {
     std::string name;
     int fanout = 0;
     std::optional<std::pair<int, int>> pair;  // (client, partner) world ranks
@@ -33,7 +33,7 @@ Hierarchy discover(MPI_Comm world, int rank, int size, int node_size, const std:
 
 // node, (group,) system: each with its fanout and the first rank pair whose lowest common
 // level it is (none when no pair has it).
-std::vector<LevelPlan> plan_levels(const Hierarchy& h, int devices_per_node);
+std::vector<LevelProbe> level_probes(const Hierarchy& h, int devices_per_node);
 
 // The most ranks any node holds.
 int ranks_per_node(const Hierarchy& h);

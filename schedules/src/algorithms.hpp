@@ -59,7 +59,7 @@ Rank rabenseifner_segments(Rank p);
 Schedule generate_reduce_rabenseifner(const GenerateRequest& request);
 // recexch.cpp: Reduce_scatter by recursive exchange with radix k (MPICH's
 // MPIR_TSP_Ireduce_scatter_block_sched_intra_recexch), any p and 2 <= k <= p.
-struct RecexchPlan {
+struct RecexchFactoring {
     int k = 2;
     Rank core = 1;           // P: the largest power of k <= p
     int phases = 0;          // log_k P
@@ -73,7 +73,7 @@ struct RecexchPlan {
     // every rank but the last of each group and rank T).
     [[nodiscard]] std::vector<Rank> senders(Rank r) const;
 };
-RecexchPlan recexch_plan(Rank p, int k);
+RecexchFactoring recexch_factoring(Rank p, int k);
 Schedule generate_recexch(const GenerateRequest& request);
 // The k that sweeps take by default: 2..min(p, recexch_swept_limit).
 inline constexpr int recexch_swept_limit = 16;

@@ -5,7 +5,7 @@
 // (MPII_Recexchalgo_get_neighbors, MPII_Recexchalgo_get_count_and_offset); the schedule is the
 // same from v4.0.2 to v4.3.2. --bytes is recvcount: the vector is p segments.
 //
-// P = the largest power of k <= p, n = log_k P phases, rem = p - P (recexch_plan()). Any p and
+// P = the largest power of k <= p, n = log_k P phases, rem = p - P (recexch_factoring()). Any p and
 // 2 <= k <= p:
 //   1. Step 1: the first T = floor(rem k / (k - 1)) ranks form groups of k; in each full group
 //      the first k - 1 ranks send their whole vector to its last rank, which reduces them in
@@ -44,29 +44,29 @@
 
 namespace piccolo::detail {
 
-RecexchPlan recexch_plan(Rank p, int k) {
-    RecexchPlan plan;
-    plan.k = k;
-    plan.core = 1;
-    while (static_cast<std::int64_t>(plan.core) * k <= p) {
-        plan.core *= k;
-        ++plan.phases;
+RecexchFactoring recexch_factoring(Rank p, int k) {
+    RecexchFactoring factoring;
+    factoring.k = k;
+    factoring.core = 1;
+    while (static_cast<std::int64_t>(factoring.core) * k <= p) {
+        factoring.core *= k;
+        ++factoring.phases;
     }
-    plan.rem = p - plan.core;
-    plan.folded_groups = plan.rem / (k - 1);
-    plan.partial = plan.rem % (k - 1);
-    return plan;
+    factoring.rem = p - factoring.core;
+    factoring.folded_groups = factoring.rem / (k - 1);
+    factoring.partial = factoring.rem % (k - 1);
+    return factoring;
 }
 
-Rank RecexchPlan::orig(Rank y) const {
+Rank RecexchFactoring::orig(Rank y) const {
     return y < folded_groups ? y * k + k - 1 : y + rem;
 }
 
-Rank RecexchPlan::first_segment(Rank y) const {
+Rank RecexchFactoring::first_segment(Rank y) const {
     return y == 0 ? 0 : orig(y - 1) + 1;
 }
 
-std::vector<Rank> RecexchPlan::senders(Rank r) const {
+std::vector<Rank> RecexchFactoring::senders(Rank r) const {
     std::vector<Rank> from;
     const Rank t = folded_groups * k + partial;  // MPICH's T
     if (r < t && r % k == k - 1)
@@ -84,7 +84,7 @@ class RecursiveExchange {
   public:
     explicit RecursiveExchange(const GenerateRequest& request)
         : request_(request),
-          plan_(recexch_plan(request.ranks, request.k)),
+          factoring_(recexch_factoring(request.ranks, request.k)),
           builder_({Collective::reduce_scatter, request.ranks, request.bytes,
                     static_cast<std::uint32_t>(request.ranks)},
                    request.algorithm, request.k, request.payload, request.style),
@@ -95,7 +95,7 @@ class RecursiveExchange {
         const TaskCounts counts = count_tasks(request_);
         builder_.reserve(counts.tasks(), counts.dependency_ids);
         fold_in();
-        for (int phase = plan_.phases - 1; phase >= 0; --phase) exchange(phase);
+        for (int phase = factoring_.phases - 1; phase >= 0; --phase) exchange(phase);
         fold_out();
         return std::move(builder_).finish();
     }
@@ -105,8 +105,8 @@ class RecursiveExchange {
     // sums their bytes).
     std::span<const std::uint32_t> segments(Rank from, Rank to) {
         list_.clear();
-        const Rank last = to == plan_.core ? request_.ranks : plan_.first_segment(to);
-        for (Rank s = plan_.first_segment(from); s < last; ++s)
+        const Rank last = to == factoring_.core ? request_.ranks : factoring_.first_segment(to);
+        for (Rank s = factoring_.first_segment(from); s < last; ++s)
             list_.push_back(static_cast<std::uint32_t>(s));
         return list_;
     }
@@ -118,15 +118,15 @@ class RecursiveExchange {
         const Rank p = request_.ranks;
         std::vector<Rank> target(p, -1);  // step 1: whom each sender sends to
         for (Rank r = 0; r < p; ++r)
-            for (Rank s : plan_.senders(r)) target[s] = r;
+            for (Rank s : factoring_.senders(r)) target[s] = r;
         std::vector<TaskId> sends(p, none);
         for (Rank s = 0; s < p; ++s)
             if (target[s] >= 0)
-                sends[s] = builder_.transfer(s, target[s], segments(0, plan_.core),
+                sends[s] = builder_.transfer(s, target[s], segments(0, factoring_.core),
                                              std::span<const TaskId>{});
         for (Rank r = 0; r < p; ++r)
-            for (Rank s : plan_.senders(r)) {
-                const auto all = segments(0, plan_.core);
+            for (Rank s : factoring_.senders(r)) {
+                const auto all = segments(0, factoring_.core);
                 const TaskId deps[] = {sends[s], reduced_[r]};
                 reduced_[r] = builder_.compute(TaskKind::reduce, r, bytes_of(all), all, deps);
             }
@@ -134,24 +134,24 @@ class RecursiveExchange {
 
     // New rank y's partners in a phase: digit `phase` of y set to every other value, in order.
     std::vector<Rank> partners(Rank y, Rank spacing) const {
-        const Rank digit = (y / spacing) % plan_.k;
+        const Rank digit = (y / spacing) % factoring_.k;
         std::vector<Rank> out;
-        for (Rank v = 0; v < plan_.k; ++v)
+        for (Rank v = 0; v < factoring_.k; ++v)
             if (v != digit) out.push_back(y + (v - digit) * spacing);
         return out;
     }
 
     void exchange(int phase) {
         Rank spacing = 1;
-        for (int i = 0; i < phase; ++i) spacing *= plan_.k;
-        const Rank core = plan_.core, turns = plan_.k - 1;
+        for (int i = 0; i < phase; ++i) spacing *= factoring_.k;
+        const Rank core = factoring_.core, turns = factoring_.k - 1;
         std::vector<std::vector<Rank>> partner(core);
         for (Rank y = 0; y < core; ++y) partner[y] = partners(y, spacing);
         // sends[y][t]: y's send of turn t; the next turn of each rank to send and to reduce.
         std::vector<std::vector<TaskId>> sends(core, std::vector<TaskId>(turns, none));
         std::vector<Rank> next_send(core, 0), next_reduce(core, 0);
         std::vector<TaskId> before(core);  // the last reduce before this phase (pipelined)
-        for (Rank y = 0; y < core; ++y) before[y] = reduced_[plan_.orig(y)];
+        for (Rank y = 0; y < core; ++y) before[y] = reduced_[factoring_.orig(y)];
         const bool pipelined = request_.style == Style::pipelined;
         RoundWait wait;
         // In passes: every rank's ready send (one each, repeated while any is ready), then every
@@ -164,13 +164,13 @@ class RecursiveExchange {
                 for (Rank y = 0; y < core; ++y) {
                     const Rank t = next_send[y];
                     if (t == turns || (!pipelined && next_reduce[y] < t)) continue;
-                    const Rank r = plan_.orig(y), to = partner[y][t];
+                    const Rank r = factoring_.orig(y), to = partner[y][t];
                     wait.set(request_.style, {pipelined ? &before[y] : &reduced_[r], 1},
                              {&sent_[r], 1});
                     const Rank group = to / spacing * spacing;
-                    sends[y][t] = builder_.transfer(r, plan_.orig(to),
-                                                    segments(group, group + spacing), wait.deps,
-                                                    wait.sent);
+                    sends[y][t] =
+                        builder_.transfer(r, factoring_.orig(to), segments(group, group + spacing),
+                                          wait.deps, wait.sent);
                     sent_[r] = sends[y][t];
                     ++next_send[y];
                     again = true;
@@ -185,7 +185,7 @@ class RecursiveExchange {
                 const auto at = static_cast<std::size_t>(
                     std::find(back.begin(), back.end(), y) - back.begin());
                 if (sends[from][at] == none) continue;  // not sent yet
-                const Rank r = plan_.orig(y);
+                const Rank r = factoring_.orig(y);
                 wait.set(request_.style, {}, {&sends[y][t], 1});
                 wait.deps.insert(wait.deps.begin(), {sends[from][at], reduced_[r]});
                 const Rank group = y / spacing * spacing;
@@ -202,14 +202,14 @@ class RecursiveExchange {
 
     void fold_out() {
         for (Rank r = 0; r < request_.ranks; ++r)
-            for (Rank s : plan_.senders(r)) {
+            for (Rank s : factoring_.senders(r)) {
                 list_.assign(1, static_cast<std::uint32_t>(s));
                 builder_.transfer(r, s, list_, std::span<const TaskId>(&reduced_[r], 1));
             }
     }
 
     const GenerateRequest& request_;
-    RecexchPlan plan_;
+    RecexchFactoring factoring_;
     ScheduleBuilder builder_;
     std::vector<TaskId> reduced_, sent_;  // per rank: its last reduce, its last send
     std::vector<std::uint32_t> list_;

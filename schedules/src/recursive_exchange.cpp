@@ -21,7 +21,7 @@
 
 #include "algorithms.hpp"
 #include "builder.hpp"
-#include "radix_plan.hpp"
+#include "radix_factoring.hpp"
 
 namespace piccolo::detail {
 
@@ -73,7 +73,7 @@ class Exchange {
         : request_(request),
           order_(order),
           p_(request.ranks),
-          plan_(plan_radices(request.ranks, k)),
+          factoring_(factor_radices(request.ranks, k)),
           builder_(shape(request), request.algorithm, k, request.payload, request.style),
           last_(p_, 1),
           forwards_history_(allgather() && request.style == Style::pipelined),
@@ -82,8 +82,8 @@ class Exchange {
     Schedule run() {
         reserve();
         fold_in();
-        std::int64_t place = order_ == ExchangeOrder::multiplying ? 1 : plan_.core;
-        for (int radix : plan_.radices) {
+        std::int64_t place = order_ == ExchangeOrder::multiplying ? 1 : factoring_.core;
+        for (int radix : factoring_.radices) {
             if (order_ == ExchangeOrder::permuted) place /= radix;
             round(radix, static_cast<Rank>(place));
             if (order_ == ExchangeOrder::multiplying) place *= radix;
@@ -101,34 +101,34 @@ class Exchange {
     }
     [[nodiscard]] std::size_t received_per_rank() const {
         std::size_t n = 1;  // the fold-in
-        for (int radix : plan_.radices) n += static_cast<std::size_t>(radix - 1);
+        for (int radix : factoring_.radices) n += static_cast<std::size_t>(radix - 1);
         return n;
     }
     // Task and dependency counts (dependencies an upper bound), so arrays are allocated once.
     void reserve() {
-        std::size_t tasks = 4 * static_cast<std::size_t>(extra()) + plan_.core, deps = tasks;
+        std::size_t tasks = 4 * static_cast<std::size_t>(extra()) + factoring_.core, deps = tasks;
         std::size_t previous_ops = 1, history = 1;
-        for (int radix : plan_.radices) {
-            const std::size_t sends = static_cast<std::size_t>(plan_.core) * (radix - 1);
-            tasks += sends + (allgather() ? 0 : plan_.core);
+        for (int radix : factoring_.radices) {
+            const std::size_t sends = static_cast<std::size_t>(factoring_.core) * (radix - 1);
+            tasks += sends + (allgather() ? 0 : factoring_.core);
             deps += sends * (forwards_history_ ? history : previous_ops) +
                     (allgather() ? 0 : 2 * sends);
             previous_ops = allgather() ? 2 * static_cast<std::size_t>(radix - 1) : 1;
             history += static_cast<std::size_t>(radix - 1);
         }
-        builder_.reserve(tasks, deps + static_cast<std::size_t>(plan_.core) * 2 * history);
+        builder_.reserve(tasks, deps + static_cast<std::size_t>(factoring_.core) * 2 * history);
     }
 
     [[nodiscard]] bool allgather() const { return request_.collective == Collective::allgather; }
-    [[nodiscard]] Rank extra() const { return plan_.extra(p_); }
+    [[nodiscard]] Rank extra() const { return factoring_.extra(p_); }
     [[nodiscard]] Style style() const { return request_.style; }
 
     // Blocks (allgather) a core rank holds, or the single segment 0 (allreduce).
     void init_holdings() {
-        held_count_.assign(plan_.core, 1);
+        held_count_.assign(factoring_.core, 1);
         if (allgather() && request_.payload) {
-            held_.assign(plan_.core, {});
-            for (Rank r = 0; r < plan_.core; ++r) held_[r] = {static_cast<std::uint32_t>(r)};
+            held_.assign(factoring_.core, {});
+            for (Rank r = 0; r < factoring_.core; ++r) held_[r] = {static_cast<std::uint32_t>(r)};
         }
     }
 
@@ -172,7 +172,7 @@ class Exchange {
     void fold_in() {
         init_holdings();
         for (Rank i = 0; i < extra(); ++i) {
-            const Rank folded = plan_.core + i;
+            const Rank folded = factoring_.core + i;
             const auto block = static_cast<std::uint32_t>(allgather() ? folded : 0);
             const TaskId t = builder_.transfer(folded, i, {&block, 1}, {});
             if (allgather()) {
@@ -188,7 +188,7 @@ class Exchange {
 
     void round(int radix, Rank place) {
         RankOps ops(p_, static_cast<std::size_t>(radix - 1));
-        for (Rank r = 0; r < plan_.core; ++r) {
+        for (Rank r = 0; r < factoring_.core; ++r) {
             const Rank digit = r / place % radix;
             const Wait wait = wait_of(r);
             for (int j = 0; j < radix; ++j) {
@@ -205,7 +205,7 @@ class Exchange {
             last_ = std::move(ops);
         } else {
             RankOps reduced(p_, 1);
-            for (Rank r = 0; r < plan_.core; ++r)
+            for (Rank r = 0; r < factoring_.core; ++r)
                 reduced.add_receive(r, reduce(r, update_wait(ops, r)));
             last_ = std::move(reduced);
         }
@@ -213,9 +213,9 @@ class Exchange {
 
     // After a round a rank holds what its whole digit group held, in rank order.
     void gather_holdings(int radix, Rank place) {
-        std::vector<std::uint32_t> counts(plan_.core, 0);
-        std::vector<std::vector<std::uint32_t>> held(request_.payload ? plan_.core : 0);
-        for (Rank r = 0; r < plan_.core; ++r) {
+        std::vector<std::uint32_t> counts(factoring_.core, 0);
+        std::vector<std::vector<std::uint32_t>> held(request_.payload ? factoring_.core : 0);
+        for (Rank r = 0; r < factoring_.core; ++r) {
             const Rank first = r - (r / place % radix) * place;
             for (int j = 0; j < radix; ++j) {
                 const Rank member = first + j * place;
@@ -235,7 +235,7 @@ class Exchange {
         const std::uint64_t bytes = request_.bytes * static_cast<std::uint64_t>(p_);
         const RankOps& before = forwards_history_ ? history_ : last_;
         RankOps permuted(p_, 1);
-        for (Rank r = 0; r < plan_.core; ++r) {
+        for (Rank r = 0; r < factoring_.core; ++r) {
             const Wait wait = update_wait(before, r);
             permuted.add_receive(
                 r, builder_.compute(TaskKind::permute, r, bytes, {}, wait.deps, wait.sent));
@@ -246,7 +246,7 @@ class Exchange {
 
     void fold_out() {
         for (Rank i = 0; i < extra(); ++i) {
-            const Rank folded = plan_.core + i;
+            const Rank folded = factoring_.core + i;
             const Wait wait = wait_of(i);
             if (!allgather()) {
                 static constexpr std::uint32_t segment = 0;
@@ -268,7 +268,7 @@ class Exchange {
     const GenerateRequest& request_;
     ExchangeOrder order_;
     Rank p_;
-    RadixPlan plan_;
+    RadixFactoring factoring_;
     ScheduleBuilder builder_;
     RankOps last_;  // per rank: the previous round's receives and sends
     // The pipelined Allgather forwards everything received so far, so it remembers it all.

@@ -9,7 +9,7 @@
 #include "piccolo/core/error.hpp"
 #include "piccolo/core/text.hpp"
 #include "piccolo/schedules/task_count.hpp"
-#include "radix_plan.hpp"
+#include "radix_factoring.hpp"
 
 namespace piccolo {
 
@@ -100,9 +100,10 @@ double allgather_transfers(const AlgorithmInfo& info, const GenerateRequest& r) 
             transfers += p * static_cast<double>(counts.size());
         return transfers;
     }
-    const RadixPlan plan = plan_radices(r.ranks, info.has_radix ? r.k : 2);
-    transfers = 2.0 * plan.extra(r.ranks);
-    for (int radix : plan.radices) transfers += static_cast<double>(plan.core) * (radix - 1);
+    const RadixFactoring factoring = factor_radices(r.ranks, info.has_radix ? r.k : 2);
+    transfers = 2.0 * factoring.extra(r.ranks);
+    for (int radix : factoring.radices)
+        transfers += static_cast<double>(factoring.core) * (radix - 1);
     return transfers;
 }
 

@@ -121,10 +121,11 @@ std::size_t Schedule::transfer_count() const {
 
 namespace {
 
-// The reverse of a dependency list of n tasks, over the tasks that lead their run, a row naming
+// The reverse of a dependency list of n tasks, over the tasks that lead their cohort, a row naming
 // task t as `item[t]` (Joined), or over every task, naming t (plain).
 template <bool Joined>
-PackedRows reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::uint32_t> run = {},
+PackedRows reverse(const Csr<TaskId>& deps, std::size_t n,
+                   std::span<const std::uint32_t> cohort = {},
                    std::span<const std::uint32_t> item = {}) {
     if (deps.rows() == 0) return {};  // no list at all: nothing to allocate or walk
     // Pointers in locals: the build's stores through byte pointers could alias `deps`' members.
@@ -132,7 +133,7 @@ PackedRows reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::
     const TaskId* const ids = deps.items.data();
     auto each = [=](auto emit) {
         for (std::size_t t = 0; t < n; ++t) {
-            if (Joined && run[t] == 0) continue;
+            if (Joined && cohort[t] == 0) continue;
             const auto name = Joined ? item[t] : static_cast<TaskId>(t);
             for (std::uint32_t i = offsets[t]; i < offsets[t + 1]; ++i) emit(ids[i], name);
         }
@@ -146,10 +147,10 @@ PackedRows reverse(const Csr<TaskId>& deps, std::size_t n, std::span<const std::
     return PackedRows::build(n, rows_of, each);
 }
 
-// May task t continue the run that `leader` leads: the same first delivered dependency, or none
+// May task t continue the cohort that `leader` leads: the same first delivered dependency, or none
 // delivered and some sent (Schedule::same_dependencies then compares the rows whole)? Read from
 // the raw arrays: most neighbours differ in their first dependency (a ring's in every one), and
-// this test is all that a schedule without runs pays, once per task.
+// this test is all that a schedule without cohorts pays, once per task.
 bool may_join(const Schedule& s, std::size_t leader, std::size_t t) {
     const std::vector<std::uint32_t>& offsets = s.deps.offsets;
     const std::uint32_t begin = offsets[t];
@@ -158,25 +159,25 @@ bool may_join(const Schedule& s, std::size_t leader, std::size_t t) {
     return lead != offsets[leader + 1] && s.deps.items[begin] == s.deps.items[lead];
 }
 
-// Per task, the length of the run of equal, non-empty dependency rows it leads (0: inside a
-// run); empty when every run has one task.
-std::vector<std::uint32_t> dependency_runs(const Schedule& s) {
-    std::vector<std::uint32_t> run;
+// Per task, the length of the cohort of equal, non-empty dependency rows it leads (0: inside a
+// cohort); empty when every cohort has one task.
+std::vector<std::uint32_t> dependency_cohorts(const Schedule& s) {
+    std::vector<std::uint32_t> cohort;
     const std::size_t n = s.size();
-    // Until a run may start, every task leads its own: its neighbour is the leader.
+    // Until a cohort may start, every task leads its own: its neighbour is the leader.
     std::size_t t = 1;
     while (t < n && !may_join(s, t - 1, t)) ++t;
     for (std::size_t leader = t - 1; t < n; ++t) {
         if (may_join(s, leader, t) &&
             s.same_dependencies(static_cast<TaskId>(leader), static_cast<TaskId>(t))) {
-            if (run.empty()) run.assign(n, 1);
-            ++run[leader];
-            run[t] = 0;
+            if (cohort.empty()) cohort.assign(n, 1);
+            ++cohort[leader];
+            cohort[t] = 0;
         } else {
             leader = t;
         }
     }
-    return run;
+    return cohort;
 }
 
 }  // namespace
@@ -186,24 +187,24 @@ Schedule::Successors Schedule::successors() const {
 }
 
 Schedule::Successors Schedule::joined_successors() const {
-    std::vector<std::uint32_t> run = dependency_runs(*this);
+    std::vector<std::uint32_t> cohort = dependency_cohorts(*this);
     // Nothing joined (a ring): the plain lists, which name tasks directly. Waiter indices would
     // cost every release one more random read (the waiter's task) and save nothing.
-    if (run.empty()) return successors();
-    // The waiters: the tasks a list names (each leads its run and waits for something).
+    if (cohort.empty()) return successors();
+    // The waiters: the tasks a list names (each leads its cohort and waits for something).
     std::vector<TaskId> waiters;
     std::vector<std::uint32_t> item(size(), 0);
     for (TaskId t = 0; t < size(); ++t) {
-        if (!run.empty() && run[t] == 0) continue;
+        if (!cohort.empty() && cohort[t] == 0) continue;
         if (deps.row(t).empty() && sent_deps_of(t).empty()) continue;
         item[t] = static_cast<std::uint32_t>(waiters.size());
         waiters.push_back(t);
     }
-    Successors joined{reverse<true>(deps, size(), run, item),
-                      reverse<true>(sent_deps, size(), run, item),
+    Successors joined{reverse<true>(deps, size(), cohort, item),
+                      reverse<true>(sent_deps, size(), cohort, item),
                       {},
                       {}};
-    joined.run = std::move(run);
+    joined.cohort = std::move(cohort);
     joined.waiters = std::move(waiters);
     return joined;
 }

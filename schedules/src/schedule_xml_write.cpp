@@ -1,5 +1,5 @@
 // Schedule XML writer: direct, into one buffer (pugixml's DOM would triple the cost of writing a
-// million transfers). Lists are written as ascending runs "a-b".
+// million transfers). Lists are written as ascending stretches "a-b".
 #include <fmt/format.h>
 #include <charconv>
 #include <cstring>
@@ -57,17 +57,17 @@ class XmlOut {
         }
         return *this;
     }
-    // Comma-separated; ascending runs of three or more become "first-last".
+    // Comma-separated; ascending stretches of three or more become "first-last".
     template <class Range, class Map>
     XmlOut& list(const Range& values, Map&& map) {
         const std::size_t n = values.size();
         for (std::size_t i = 0; i < n;) {
-            std::size_t run = i + 1;
-            while (run < n && map(values[run]) == map(values[run - 1]) + 1) ++run;
+            std::size_t end = i + 1;
+            while (end < n && map(values[end]) == map(values[end - 1]) + 1) ++end;
             if (i > 0) *this << ",";
-            if (run - i >= 3) {
-                *this << map(values[i]) << "-" << map(values[run - 1]);
-                i = run;
+            if (end - i >= 3) {
+                *this << map(values[i]) << "-" << map(values[end - 1]);
+                i = end;
             } else {
                 *this << map(values[i]);
                 ++i;

@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "algorithms.hpp"
-#include "radix_plan.hpp"
+#include "radix_factoring.hpp"
 
 namespace piccolo {
 
 namespace {
 
-using detail::plan_radices;
-using detail::RadixPlan;
+using detail::factor_radices;
+using detail::RadixFactoring;
 
 bool is_exchange(std::string_view algorithm) {
     return algorithm != "ring" && algorithm != "k-ring" && algorithm != "bruck" &&
@@ -68,9 +68,9 @@ TaskCounts count_segmented(const GenerateRequest& r) {
 
 // rd, rm, prd, prm: recursive_exchange.cpp's fold-in, rounds, permute and fold-out.
 TaskCounts count_exchange(const GenerateRequest& r) {
-    const RadixPlan plan = plan_radices(r.ranks, exchange_radix(r));
+    const RadixFactoring factoring = factor_radices(r.ranks, exchange_radix(r));
     const auto p = static_cast<std::uint64_t>(r.ranks);
-    const auto core = static_cast<std::uint64_t>(plan.core);
+    const auto core = static_cast<std::uint64_t>(factoring.core);
     const std::uint64_t extra = p - core;
     const bool pipelined = r.style == Style::pipelined;
     TaskCounts c;
@@ -81,7 +81,7 @@ TaskCounts count_exchange(const GenerateRequest& r) {
     std::uint64_t previous_ops = 1;    // receives and sends of the previous round
     std::uint64_t held = 1;            // blocks a rank holds before the round (times p: all)
     std::uint64_t gather_payload = 0;  // Allgather payload ids of the rounds
-    for (int radix : plan.radices) {
+    for (int radix : factoring.radices) {
         const std::uint64_t partners = static_cast<std::uint64_t>(radix) - 1;
         const std::uint64_t sends = core * partners;
         c.transfers += sends;
@@ -96,7 +96,7 @@ TaskCounts count_exchange(const GenerateRequest& r) {
         held *= static_cast<std::uint64_t>(radix);
     }
     if (r.collective == Collective::allreduce) {
-        c.computes = extra + core * plan.radices.size();
+        c.computes = extra + core * factoring.radices.size();
         c.dependency_ids += 2 * extra;
         c.payload_ids = r.payload ? c.tasks() : 0;
         return c;
@@ -247,13 +247,14 @@ TaskCounts count_rabenseifner(const GenerateRequest& r) {
 // one segment in step 3; a round is a phase (P (k - 1) transfers) or step 1. Phase i moves 2 (k - 1) k^i p segments in all (sends and reduces), so
 // step 2's payload is 2 p (P - 1); with k = 2 every count is rh's.
 TaskCounts count_recexch(const GenerateRequest& r) {
-    const detail::RecexchPlan plan = detail::recexch_plan(r.ranks, r.k);
+    const detail::RecexchFactoring factoring = detail::recexch_factoring(r.ranks, r.k);
     const auto p = static_cast<std::uint64_t>(r.ranks);
-    const auto core = static_cast<std::uint64_t>(plan.core);
-    const auto rem = static_cast<std::uint64_t>(plan.rem);
-    const auto turns = static_cast<std::uint64_t>(plan.phases) * static_cast<std::uint64_t>(r.k - 1);
-    const std::uint64_t folding = static_cast<std::uint64_t>(plan.folded_groups) +
-                                  (plan.partial > 0 ? 1 : 0);
+    const auto core = static_cast<std::uint64_t>(factoring.core);
+    const auto rem = static_cast<std::uint64_t>(factoring.rem);
+    const auto turns =
+        static_cast<std::uint64_t>(factoring.phases) * static_cast<std::uint64_t>(r.k - 1);
+    const std::uint64_t folding =
+        static_cast<std::uint64_t>(factoring.folded_groups) + (factoring.partial > 0 ? 1 : 0);
     const bool waits = r.style != Style::pipelined;
     TaskCounts c;
     c.pieces = static_cast<std::uint32_t>(p);
@@ -380,10 +381,10 @@ std::string dag_identity(const GenerateRequest& request) {
                            ceil_cut_pieces(request.bytes, request.ranks));
     if (!is_exchange(request.algorithm))
         return request.algorithm == "ring" ? "ring" : fmt::format("k-ring {}", request.k);
-    const RadixPlan plan = plan_radices(request.ranks, exchange_radix(request));
+    const RadixFactoring factoring = factor_radices(request.ranks, exchange_radix(request));
     return fmt::format("{} core {} radices {}",
-                       is_permuted(request.algorithm) ? "permuted" : "multiplying", plan.core,
-                       fmt::join(plan.radices, ","));
+                       is_permuted(request.algorithm) ? "permuted" : "multiplying", factoring.core,
+                       fmt::join(factoring.radices, ","));
 }
 
 }  // namespace piccolo

@@ -142,9 +142,9 @@ def self_test(root):
         ("core/src/text.cpp", '#include "piccolo/engine/engine.hpp"'),           # upward
         ("sim/engine/src/engine.cpp", '#include "piccolo/select/select.hpp"'),     # upward
         ("topologies/src/machine.cpp", '#include "piccolo/schedules/schedule.hpp"'),  # sideways
-        ("sim/studies/src/compare.cpp", '#include "select_plan.hpp"'),            # private
+        ("sim/studies/src/compare.cpp", '#include "select_roster.hpp"'),         # private
         ("sim/emit/src/emit_csv.cpp", '#include "piccolo/select.hpp"'),           # old layout
-        ("python/src/module.cpp", '#include "piccolo/select/select_plan.hpp"'),   # not public
+        ("python/src/module.cpp", '#include "piccolo/select/select_roster.hpp"'),  # not public
         ("tests/sim/CMakeLists.txt", "add_executable(x ${PROJECT_SOURCE_DIR}/tools/piccolo/src/cmd_sim.cpp)"),
     ]
     failed = 0

@@ -1,4 +1,4 @@
-// Generator shapes: transfer counts against closed forms, exact byte splits, radix plans, and
+// Generator shapes: transfer counts against closed forms, exact byte splits, radix factorings, and
 // hand-checked small schedules.
 #include <doctest/doctest.h>
 

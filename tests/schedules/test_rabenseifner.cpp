@@ -27,7 +27,7 @@ GenerateRequest request(Rank p, std::uint64_t bytes, Rank root, Style style = St
 }
 
 // P = 2^floor(log2 p), n = log2 P, rem = p - P.
-std::tuple<std::size_t, std::size_t, std::size_t> plan(Rank p) {
+std::tuple<std::size_t, std::size_t, std::size_t> factoring(Rank p) {
     std::size_t core = 1, n = 0;
     while (core * 2 <= static_cast<std::size_t>(p)) {
         core *= 2;
@@ -95,7 +95,7 @@ TEST_CASE("rabenseifner: MPICH's fold-in, halving and gather, worked by hand") {
 
 TEST_CASE("rabenseifner: every schedule for p = 2..20, style and root is proven, counts exact") {
     for (Rank p = 2; p <= 20; ++p) {
-        const auto [core, n, rem] = plan(p);
+        const auto [core, n, rem] = factoring(p);
         for (Rank root : {Rank{0}, Rank{1}, p / 2, p - 1})
             for (Style style : all_styles)
                 for (bool payload : {true, false})
@@ -152,7 +152,7 @@ TEST_CASE("rabenseifner, mpi style, p <= 12: removing a dependency that moves da
             // send's sent dependency reaches: order only. A root that sat out gets segment 0 after
             // rank 0's last reduce (1), and every gather send waits for its last reduce and each
             // receive it forwards (2 P - n - 2): data.
-            const auto [core, n, rem] = plan(p);
+            const auto [core, n, rem] = factoring(p);
             const std::size_t handover = root < static_cast<Rank>(2 * rem) && root % 2 != 0;
             INFO(fmt::format("p={} root={}", p, root));
             CHECK(removals == 3 * rem + 2 * core * (n - 1) + core * n + handover +

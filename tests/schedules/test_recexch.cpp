@@ -26,13 +26,13 @@ GenerateRequest request(Rank p, int k, std::uint64_t bytes = 8, Style style = St
     return {Collective::reduce_scatter, "recexch", k, p, bytes, payload, style};
 }
 
-// MPICH's plan, written out here: P = the largest power of k <= p, n = log_k P, rem = p - P,
+// MPICH's factoring, written out here: P = the largest power of k <= p, n = log_k P, rem = p - P,
 // and the ranks that reduce in step 1 (rem / (k - 1) full groups, one more for a partial group).
-struct Plan {
+struct Factoring {
     std::size_t core = 1, n = 0, rem = 0, folding = 0;
 };
-Plan plan(Rank p, int k) {
-    Plan out;
+Factoring factoring(Rank p, int k) {
+    Factoring out;
     while (out.core * static_cast<std::size_t>(k) <= static_cast<std::size_t>(p)) {
         out.core *= static_cast<std::size_t>(k);
         ++out.n;
@@ -168,7 +168,7 @@ TEST_CASE("recexch, mpi style, p <= 12: removing a dependency that moves data is
             // reached through the sent dependency on the previous send. A reduce waits for its
             // operand (P n (k - 1), data) and the previous reduce (P n (k - 1) - (P - f)), which
             // its own send waits for: order. Step 3's sends wait for the last reduce (rem, data).
-            const Plan q = plan(p, k);
+            const Factoring q = factoring(p, k);
             const std::size_t km1 = static_cast<std::size_t>(k - 1);
             const std::size_t turns = q.core * q.n * km1;
             INFO(fmt::format("p={} k={}", p, k));

@@ -23,7 +23,7 @@ Schedule rh(Rank p, Style style = Style::mpi, bool payload = true) {
 }
 
 // P = 2^floor(log2 p), n = log2 P, rem = p - P.
-std::tuple<std::size_t, std::size_t, std::size_t> plan(Rank p) {
+std::tuple<std::size_t, std::size_t, std::size_t> factoring(Rank p) {
     std::size_t core = 1, n = 0;
     while (core * 2 <= static_cast<std::size_t>(p)) {
         core *= 2;
@@ -122,7 +122,7 @@ TEST_CASE("rh, mpi style, p <= 12: removing a dependency that moves data is reje
         // its operand (P n, data) and the previous reduce (rem + P (n - 1)), which its own send's
         // sent dependency reaches too: order only. The fold-out's sends wait for the last reduce
         // (rem, data).
-        const auto [core, n, rem] = plan(p);
+        const auto [core, n, rem] = factoring(p);
         INFO(fmt::format("p={}", p));
         CHECK(removals == 4 * rem + 2 * core * (n - 1) + core * n);
         CHECK(rejected == removals - (rem + core * (n - 1)));

@@ -87,7 +87,7 @@ TEST_CASE("task counts: equal to what generate() builds, every algorithm, style 
 
 TEST_CASE("dag identity: equal identities build equal DAGs, rm with k = 4..7 at p = 64 is one") {
     // Per collective, the algorithms whose identities can coincide: rd and rm (k = 2), rm with
-    // k of one radix plan, knomial (k = 2) and binomial, rh and recexch (k = 2).
+    // k of one radix factoring, knomial (k = 2) and binomial, rh and recexch (k = 2).
     const std::pair<Collective, std::vector<const char*>> families[] = {
         {Collective::allgather, {"rd", "rm", "prd", "prm"}},
         {Collective::allreduce, {"rd", "rm", "prd", "prm"}},

@@ -78,7 +78,7 @@ TEST_CASE("tasks are put in id order whatever their order in the file") {
     CHECK(b.schedule.style == "nccl");
 }
 
-TEST_CASE("payload lists compress ascending runs of three or more") {
+TEST_CASE("payload lists compress ascending stretches of three or more") {
     const Schedule s = generate({Collective::allgather, "rm", 4, 16, 1, true});
     const std::string xml = schedule_to_xml(s);
     CHECK(xml.find("blocks=\"0-3\"") != std::string::npos);

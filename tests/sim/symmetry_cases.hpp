@@ -54,12 +54,12 @@ struct Tally {
     std::map<std::string, int> by_kind;  // reduced schedules per label the caller chooses
 };
 
-// Where the plan reduces `request` on nodes x ppn ranks of `m`: the quotient is the folded full
-// schedule and both replays agree. Returns whether it was reduced.
+// Where the symmetry check passes `request` on nodes x ppn ranks of `m`: the quotient is the
+// folded full schedule and both replays agree. Returns whether it was reduced.
 inline bool check_case(const Machine& m, const RankLayout& layout, const GenerateRequest& request,
                        const SimOptions& options, Tally& tally) {
-    const SymmetryPlan plan = plan_symmetry(request, m, layout, options);
-    if (plan.representatives == 0) {
+    const SymmetryCheck check = check_symmetry(request, m, layout, options);
+    if (check.representatives == 0) {
         ++tally.refused;
         return false;
     }
@@ -68,8 +68,8 @@ inline bool check_case(const Machine& m, const RankLayout& layout, const Generat
         request.k, to_string(request.collective), to_string(request.style), request.ranks,
         layout.nodes(), options.contention, request.bytes);
     const Schedule full = generate(request);
-    const QuotientSchedule q = generate_quotient(request, plan.representatives);
-    check_same_quotient(q, fold_schedule(full, plan.representatives), where);
+    const QuotientSchedule q = generate_quotient(request, check.representatives);
+    check_same_quotient(q, fold_schedule(full, check.representatives), where);
     const SimResult a = simulate(full, m, layout, options);
     const SimResult b = simulate_quotient(q, q.schedule.successors(), m, layout, options);
     INFO(where);

@@ -1,9 +1,9 @@
 // Exact symmetry reduction of Reduce_scatter and Alltoall (docs/symmetry.md, "Reduce_scatter
 // and Alltoall"): the quotients of ring, k-ring and pairwise Reduce_scatter and of pairwise,
 // scattered and bruck Alltoall are the folded full schedules, and their replays give the full
-// replays' makespans and per-rank finish times bit for bit wherever the plan reduces them, under
-// FIFO lanes and fair sharing, offloaded and cpu overheads, p a power of two or not. Where the
-// plan refuses, the full replay itself tells the ranks of an orbit apart.
+// replays' makespans and per-rank finish times bit for bit wherever the symmetry check passes
+// them, under FIFO lanes and fair sharing, offloaded and cpu overheads, p a power of two or not.
+// Where the check refuses, the full replay itself tells the ranks of an orbit apart.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -155,20 +155,20 @@ TEST_CASE("symmetry: a refused Reduce_scatter or Alltoall tells an orbit's ranks
     const RankLayout eighteen(slots, 18, 2);
     const GenerateRequest scattered{Collective::alltoall, "scattered", 0, 36, 1, false,
                                     Style::nccl};
-    CHECK(plan_symmetry(scattered, slots, eighteen, {}).reason ==
+    CHECK(check_symmetry(scattered, slots, eighteen, {}).reason ==
           "scattered: a rank receives from several ranks in one round, and its receive slots "
           "serve them in the order of their senders, which the moves do not keep");
     const SimResult s = simulate(generate(scattered), slots, eighteen, {});
     CHECK(s.rank_finish[0] - s.rank_finish[2] > 4.9e-6);
     // Without contention nothing queues: the same schedule reduces.
-    CHECK(plan_symmetry(scattered, slots, eighteen, {false, false}).representatives == 2);
+    CHECK(check_symmetry(scattered, slots, eighteen, {false, false}).representatives == 2);
 
     // bruck, k = 10, 12 ranks: 9 receives per phase for 8 receive slots (delta, pipelined, 8 B):
     // rank 2 finishes at 54.440 us, ranks 6 and 10 (moved by one and two nodes) at 58.395 us.
     const Machine delta = load_preset("delta");
     const RankLayout three(delta, 3, 4);
     const GenerateRequest bruck{Collective::alltoall, "bruck", 10, 12, 8, false, Style::pipelined};
-    CHECK(plan_symmetry(bruck, delta, three, {}).representatives == 0);
+    CHECK(check_symmetry(bruck, delta, three, {}).representatives == 0);
     const SimResult b = simulate(generate(bruck), delta, three, {});
     CHECK(b.rank_finish[6] - b.rank_finish[2] > 3.9e-6);
     CHECK(b.rank_finish[6] == b.rank_finish[10]);
@@ -181,7 +181,7 @@ TEST_CASE("symmetry: a refused Reduce_scatter or Alltoall tells an orbit's ranks
     const RankLayout four(node_lanes, 4, 3);
     const GenerateRequest pairwise{
         Collective::reduce_scatter, "pairwise", 0, 12, 4096, false, Style::nccl};
-    CHECK(plan_symmetry(pairwise, node_lanes, four, {}).reason ==
+    CHECK(check_symmetry(pairwise, node_lanes, four, {}).reason ==
           "pairwise: a unit of level 'node' receives from several units in one round, and its "
           "FIFO lanes serve them in the order of their senders, which the moves do not keep");
     const SimResult full = simulate(generate(pairwise), node_lanes, four, {});
@@ -190,18 +190,19 @@ TEST_CASE("symmetry: a refused Reduce_scatter or Alltoall tells an orbit's ranks
         simulate_quotient(folded, folded.schedule.successors(), node_lanes, four, {});
     CHECK(full.makespan != through_quotient.makespan);
     const Machine group_lanes = grouped(Sharing::fifo, std::optional<int>{});
-    CHECK(plan_symmetry(pairwise, group_lanes, RankLayout(group_lanes, 4, 3), {}).representatives ==
-          6);
+    CHECK(
+        check_symmetry(pairwise, group_lanes, RankLayout(group_lanes, 4, 3), {}).representatives ==
+        6);
 
     // k-ring with groups of 3 that straddle nodes of 2 ranks, in groups of 3 nodes whose 6 ranks
     // hold whole k-groups: the units of the highest level do not see it, the node lanes do (an
     // Allgather of 72 KiB on 9 nodes took 328.816 us in full, 323.915 us through the quotient
-    // the plan used to build).
+    // it used to be reduced to).
     Machine three_nodes = grouped(Sharing::fifo, std::optional<int>{1});
     three_nodes.levels[1].fanout = 3;
     const RankLayout nine(three_nodes, 9, 2);
     const GenerateRequest k_ring{Collective::allgather, "k-ring", 3, 18, 73728, false, Style::mpi};
-    CHECK(plan_symmetry(k_ring, three_nodes, nine, {}).reason ==
+    CHECK(check_symmetry(k_ring, three_nodes, nine, {}).reason ==
           "k-ring: a unit of level 'node' receives from several units in one round, and its FIFO "
           "lanes serve them in the order of their senders, which the moves do not keep");
     const QuotientSchedule q = fold_schedule(generate(k_ring), 6);

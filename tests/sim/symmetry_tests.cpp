@@ -2,7 +2,7 @@
 // representatives' part of the full schedules, and replaying that part gives the full replay's
 // makespan and per-rank finish times bit for bit, on machines with and without contention, FIFO
 // and fair sharing, offloaded and cpu overheads, node and group lanes. Where the symmetry does
-// not hold, the plan says so.
+// not hold, the check says so.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -20,7 +20,7 @@ using namespace piccolo::symmetry_test;
 namespace {
 
 // Every ring and k-ring schedule (each valid k, both collectives, every style) of nodes x ppn
-// ranks: where the plan reduces, the quotient is the folded full schedule and both replays agree.
+// ranks: where the check reduces, the quotient is the folded full schedule and both replays agree.
 void check_machine(const Machine& m, int nodes, int ppn, bool contention, std::uint64_t bytes,
                    Tally& tally) {
     const RankLayout layout(m, nodes, ppn);
@@ -68,52 +68,53 @@ TEST_CASE("symmetry: a representative that sends to itself under cpu overheads")
     CHECK(tally.reduced > 0);
 }
 
-TEST_CASE("symmetry: the plan refuses what it cannot reduce exactly, and says why") {
+TEST_CASE("symmetry: the check refuses what it cannot reduce exactly, and says why") {
     const Machine delta = load_preset("delta");
     const RankLayout layout(delta, 4, 2);
     const GenerateRequest ring{Collective::allgather, "ring", 0, 8, 1024, false, Style::nccl};
-    CHECK(plan_symmetry(ring, delta, layout, {}).representatives == 2);
+    CHECK(check_symmetry(ring, delta, layout, {}).representatives == 2);
 
     GenerateRequest rd = ring;
     rd.algorithm = "rd";
-    CHECK(plan_symmetry(rd, delta, layout, {}).reason == "no quotient generator for rd");
+    CHECK(check_symmetry(rd, delta, layout, {}).reason == "no quotient generator for rd");
 
     Machine round_robin = delta;
     round_robin.placement.kind = PlacementKind::round_robin;
-    CHECK(plan_symmetry(ring, round_robin, RankLayout(round_robin, 4, 2), {}).representatives == 0);
+    CHECK(check_symmetry(ring, round_robin, RankLayout(round_robin, 4, 2), {}).representatives ==
+          0);
 
     // Three groups of two nodes do not hold 5 nodes evenly.
     const Machine g = grouped();
     GenerateRequest ring10 = ring;
     ring10.ranks = 10;
-    const SymmetryPlan uneven = plan_symmetry(ring10, g, RankLayout(g, 5, 2), {});
+    const SymmetryCheck uneven = check_symmetry(ring10, g, RankLayout(g, 5, 2), {});
     CHECK(uneven.representatives == 0);
     CHECK(uneven.reason == "10 ranks do not fill whole units of level 'group'");
 
     // A trace lists every task; a capacity of the whole system is one shared resource.
-    CHECK(plan_symmetry(ring, delta, layout, {true, true}).representatives == 0);
+    CHECK(check_symmetry(ring, delta, layout, {true, true}).representatives == 0);
     Machine shared = fair_capacity();
     shared.levels.back().capacity = 1e11;
-    CHECK(plan_symmetry(ring, shared, layout, {}).representatives == 0);
-    CHECK(plan_symmetry(ring, shared, layout, {false, false}).representatives == 2);
+    CHECK(check_symmetry(ring, shared, layout, {}).representatives == 0);
+    CHECK(check_symmetry(ring, shared, layout, {false, false}).representatives == 2);
 
     // k-ring groups of 3 and nodes of 2 ranks straddle each other: node 1 (ranks 2, 3) sends
     // to nodes 2 and 3 in a round, and the moves that keep both (by 6 ranks) reorder those
     // transfers on its lanes. With 24 ranks on 8 nodes of 3, k = 4, an Allreduce of 3 MiB took
-    // 1.07804 ms in full and 1.07489 ms through such a quotient: the plan refuses it.
+    // 1.07804 ms in full and 1.07489 ms through such a quotient: the check refuses it.
     GenerateRequest k_ring = ring;
     k_ring.algorithm = "k-ring";
     k_ring.k = 3;
     k_ring.ranks = 12;
-    const SymmetryPlan straddle = plan_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {});
+    const SymmetryCheck straddle = check_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {});
     CHECK(straddle.representatives == 0);
     CHECK(straddle.reason ==
           "k-ring groups of 3 ranks straddle units of 2 ranks: a unit sends to two units in one "
           "round");
     k_ring.k = 4;
-    CHECK(plan_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {}).representatives == 2);
+    CHECK(check_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {}).representatives == 2);
     k_ring.k = 6;
-    CHECK(plan_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {}).representatives == 2);
+    CHECK(check_symmetry(k_ring, delta, RankLayout(delta, 6, 2), {}).representatives == 2);
 }
 
 TEST_CASE("symmetry: folding refuses a schedule that is not invariant") {

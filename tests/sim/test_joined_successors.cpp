@@ -1,5 +1,5 @@
-// Schedule::joined_successors(): runs of consecutive tasks with the same dependencies are listed
-// once, by their first task, and the engine makes the whole run ready when that task is. The
+// Schedule::joined_successors(): cohorts of consecutive tasks with the same dependencies are listed
+// once, by their first task, and the engine makes the whole cohort ready when that task is. The
 // replay must not change, event for event.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -32,9 +32,9 @@ std::vector<TaskId> tasks_in_row(const Schedule::Successors& joined, const Packe
 
 }  // namespace
 
-TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
-    // 2, 3 and 4 wait for 0 and 1 (one run); 5 for 0 alone; 6 for 0 and 1 again, but also for
-    // 2 to be sent, so it leads a run of its own; 7 waits for nothing.
+TEST_CASE("joined successors: cohorts of equal dependency rows, by hand") {
+    // 2, 3 and 4 wait for 0 and 1 (one cohort); 5 for 0 alone; 6 for 0 and 1 again, but also for
+    // 2 to be sent, so it leads a cohort of its own; 7 waits for nothing.
     const Schedule s = hand::schedule(8, {{0, 1, 1},
                                           {1, 0, 1},
                                           {0, 2, 1, "0,1"},
@@ -44,11 +44,11 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
                                           {1, 6, 1, "0,1", "2"},
                                           {1, 7, 1}});
     const Schedule::Successors plain = s.successors();
-    CHECK(plain.run.empty());
+    CHECK(plain.cohort.empty());
     CHECK(row_of(plain.delivered, 0) == std::vector<TaskId>{2, 3, 4, 5, 6});
     const Schedule::Successors joined = s.joined_successors();
-    CHECK(joined.run == std::vector<std::uint32_t>{1, 1, 3, 0, 0, 1, 1, 1});
-    // The waiters: run leaders with dependencies (0, 1 and 7 wait for nothing).
+    CHECK(joined.cohort == std::vector<std::uint32_t>{1, 1, 3, 0, 0, 1, 1, 1});
+    // The waiters: cohort leaders with dependencies (0, 1 and 7 wait for nothing).
     CHECK(plain.waiters.empty());
     CHECK(joined.waiters == std::vector<TaskId>{2, 5, 6});
     CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{0, 1, 2});
@@ -58,7 +58,7 @@ TEST_CASE("joined successors: runs of equal dependency rows, by hand") {
     CHECK(joined.delivered.size() == 5);
 }
 
-TEST_CASE("joined successors: the first run late in the file, of sent dependencies") {
+TEST_CASE("joined successors: the first cohort late in the file, of sent dependencies") {
     // No two neighbours share a first delivered dependency, so nothing joins before 5 and 6:
     // neither waits for a delivery, both for 2 to be sent. 7 waits for what 3 waits for, but
     // not next to it.
@@ -71,7 +71,7 @@ TEST_CASE("joined successors: the first run late in the file, of sent dependenci
                                           {1, 6, 1, "", "2"},
                                           {1, 7, 1, "1"}});
     const Schedule::Successors joined = s.joined_successors();
-    CHECK(joined.run == std::vector<std::uint32_t>{1, 1, 1, 1, 1, 2, 0, 1});
+    CHECK(joined.cohort == std::vector<std::uint32_t>{1, 1, 1, 1, 1, 2, 0, 1});
     CHECK(joined.waiters == std::vector<TaskId>{2, 3, 4, 5, 7});
     CHECK(tasks_in_row(joined, joined.sent, 2) == std::vector<TaskId>{5});
     CHECK(tasks_in_row(joined, joined.delivered, 1) == std::vector<TaskId>{3, 7});
@@ -82,7 +82,7 @@ TEST_CASE("joined successors: where nothing joins, the plain lists, naming tasks
     const Schedule s =
         hand::schedule(4, {{0, 1, 1}, {1, 2, 1, "0"}, {2, 3, 1, "1"}, {1, 3, 1, "0,1"}});
     const Schedule::Successors joined = s.joined_successors();
-    CHECK(joined.run.empty());
+    CHECK(joined.cohort.empty());
     CHECK(joined.waiters.empty());
     CHECK(row_of(joined.delivered, 0) == std::vector<TaskId>{1, 3});
     CHECK(row_of(joined.delivered, 1) == std::vector<TaskId>{2, 3});
@@ -101,7 +101,7 @@ TEST_CASE("joined successors: rm with k = 4 on 16 ranks lists each round's three
     CHECK(joined.delivered.size() == 48);
     CHECK(joined.sent.size() == 48);
     std::size_t leaders_of_three = 0;
-    for (std::uint32_t length : joined.run) leaders_of_three += length == 3 ? 1 : 0;
+    for (std::uint32_t length : joined.cohort) leaders_of_three += length == 3 ? 1 : 0;
     CHECK(leaders_of_three == 16);
     CHECK(joined.waiters.size() == 16);  // the second round's leaders; the first waits for none
 }
@@ -136,7 +136,7 @@ TEST_CASE("joined successors: the same replay, event for event, over the generat
         options.record_trace = false;  // the plain replays' own path (delta, dgx-h100)
         CHECK(simulate(x.schedule, plain, x.machine, x.layout, options).makespan ==
               simulate(x.schedule, joined, x.machine, x.layout, options).makespan);
-        // Given up part way (also between two tasks of one run): the same step, the same time.
+        // Given up part way (also between two tasks of one cohort): the same step, the same time.
         options.give_up_after = a.makespan * 0.6;
         const SimResult c = simulate(x.schedule, plain, x.machine, x.layout, options);
         const SimResult d = simulate(x.schedule, joined, x.machine, x.layout, options);
@@ -144,19 +144,19 @@ TEST_CASE("joined successors: the same replay, event for event, over the generat
         CHECK(c.gave_up == d.gave_up);
         CHECK(c.makespan == d.makespan);
         ++cases;
-        joined_cases += joined.run.empty() ? 0 : 1;
+        joined_cases += joined.cohort.empty() ? 0 : 1;
     });
-    MESSAGE(fmt::format("{} cases, {} with runs of joined tasks", cases, joined_cases));
+    MESSAGE(fmt::format("{} cases, {} with cohorts of joined tasks", cases, joined_cases));
     CHECK(joined_cases * 4 > cases);
 }
 
-TEST_CASE("joined successors: a same-time READY of a lower id goes before the rest of a run") {
-    // Tasks 2 and 3 both wait for task 0 alone: a joined run, ready at 6 us. Task 2 is a copy of
+TEST_CASE("joined successors: a same-time READY of a lower id goes before the rest of a cohort") {
+    // Tasks 2 and 3 both wait for task 0 alone: a joined cohort, ready at 6 us. Task 2 is a copy of
     // no cost, so it releases task 1 at that same 6 us; by (time, kind, id) task 1 takes rank
     // 1's send port before task 3 (sim/engine/README.md, "Events and ties"). cpu overheads, L = 3
     // us, o_s = 2, o_r = 1, g = 3, G = 0: task 0 is delivered at 2 + 3 + 1 = 6; task 1 sends at 6,
     // task 3 at 6 + g = 9, delivered at 9 + 2 + 3 + 1 = 15; task 4 (rank 0 -> 1, after task 3)
-    // is delivered at 15 + 6 = 21. Served in the run's order instead, rank 1 finished at 18.
+    // is delivered at 15 + 6 = 21. Served in the cohort's order instead, rank 1 finished at 18.
     const Schedule s = parse_schedule_xml(R"(<collective name="allgather" nodes="2" buffer_size="16">
   <transfer id="0" size="64" src="0" dst="1" deps="-1"/>
   <transfer id="1" size="3" src="1" dst="0" deps="2"/>
@@ -175,7 +175,7 @@ levels:
     loggp: {L: 3.0e-6, o_s: 2.0e-6, o_r: 1.0e-6, g: 3.0e-6, G: 0}
 )",
                                          "tie.yaml");
-    CHECK(s.joined_successors().run[2] == 2);  // the run the case is about
+    CHECK(s.joined_successors().cohort[2] == 2);  // the cohort the case is about
     for (const bool joined : {false, true}) {
         INFO("joined lists: " << joined);
         const Schedule::Successors lists = joined ? s.joined_successors() : s.successors();

@@ -47,7 +47,8 @@ SelectRequest small_request(Machine machine) {
 }  // namespace
 
 TEST_CASE("recursive multiplying: the best k is the most partners the device radix sends at once") {
-    // p = 16 ranks on 4 x 4. rm plans radices from the factors of 16 (largest first, each <= k):
+    // p = 16 ranks on 4 x 4. rm takes its radices from the factors of 16 (largest first, each <=
+    // k):
     //   k = 2, 3: 2,2,2,2 (4 rounds)   k = 4..7: 4,4 (2 rounds)
     //   k = 8..15: 8,2 (2 rounds)       k = 16: 16 (1 round)
     // A round of radix r sends r-1 messages per rank; with R send slots they leave in

@@ -115,7 +115,7 @@ TEST_CASE("memory: a job's estimate covers its measured peak and is within 2.5 t
             c.k,
             c.p,
             std::max<std::uint64_t>(1024, static_cast<std::uint64_t>(c.p)),
-            !pieces_follow_ranks(c.collective),  // the selector's payload (select_plan.hpp)
+            !pieces_follow_ranks(c.collective),  // the selector's payload (select_roster.hpp)
             c.style};
         const std::uint64_t estimate = detail::estimate_job_bytes(
             count_tasks(request), request.ranks, machine.sharing == Sharing::fair,

@@ -1,4 +1,4 @@
-// A limited slot pool's FIFO queue against a plain list of the requests: whatever runs it packs
+// A limited slot pool's FIFO queue against a plain list of the requests: whatever stretches it packs
 // consecutive requests into, they come out one by one in the order they were made, each with the
 // time it was made, and a pool grants a slot only when one is free and nobody queues before.
 #include <doctest/doctest.h>
@@ -35,10 +35,10 @@ void check_same(const std::vector<Waiting>& got, const std::vector<Waiting>& wan
 
 }  // namespace
 
-TEST_CASE("slot pool queue: runs of consecutive requests come out one by one, in order") {
+TEST_CASE("slot pool queue: stretches of consecutive requests come out one by one, in order") {
     SlotPool pool(3, 2);
-    // A run of three (5, 6, 7 at time 10), a gap in the ids (9), a new time (10, 11 at 20), an
-    // id going down (4 at 20), and one more at the first run's time but not after it (8 at 10).
+    // A stretch of three (5, 6, 7 at time 10), a gap in the ids (9), a new time (10, 11 at 20), an
+    // id going down (4 at 20), and one more at the first stretch's time but not after it (8 at 10).
     const std::vector<Waiting> made = {{5, 10},  {6, 10}, {7, 10}, {9, 10}, {10, 20},
                                        {11, 20}, {4, 20}, {8, 10}, {9, 10}};
     for (const Waiting& w : made) pool.enqueue(1, w);
@@ -46,7 +46,7 @@ TEST_CASE("slot pool queue: runs of consecutive requests come out one by one, in
     CHECK_FALSE(pool.waiting(2));
     check_same(drain(pool, 1), made);
     // Emptied, the queue starts again from nothing: a request right after the last one is a
-    // new run, not the old one's continuation.
+    // new stretch, not the old one's continuation.
     pool.enqueue(1, {10, 10});
     check_same(drain(pool, 1), {{10, 10}});
 }

@@ -47,9 +47,9 @@ std::size_t dependency_walk(const Schedule& s) {
             if (list->rows() > 0)
                 for (std::uint32_t item : list->row(queue[head]))
                     if (const TaskId next = successors.task_of(item); --missing[next] == 0) {
-                        // The lists name a run's first task; the run is ready with it.
+                        // The lists name a cohort's first task; the cohort is ready with it.
                         const TaskId end =
-                            next + (successors.run.empty() ? 1 : successors.run[next]);
+                            next + (successors.cohort.empty() ? 1 : successors.cohort[next]);
                         for (TaskId t = next; t < end; ++t) queue.push_back(t);
                     }
     return queue.size();

@@ -96,17 +96,17 @@ struct Totals {
 void run_case(const GenerateRequest& request, const Machine& m, const RankLayout& layout,
               bool contention, bool with_full, Totals& totals) {
     const SimOptions options{contention, false};
-    const SymmetryPlan plan = plan_symmetry(request, m, layout, options);
+    const SymmetryCheck check = check_symmetry(request, m, layout, options);
     const std::string label =
         fmt::format("{:9} k={:<5} {:14} {:9} contention={:d}", request.algorithm, request.k,
                     to_string(request.collective), to_string(request.style), contention);
-    if (plan.representatives == 0) {
-        fmt::print("{}  full engine: {}\n", label, plan.reason);
+    if (check.representatives == 0) {
+        fmt::print("{}  full engine: {}\n", label, check.reason);
         ++totals.refused;
         return;
     }
     auto start = Clock::now();
-    const QuotientSchedule q = generate_quotient(request, plan.representatives);
+    const QuotientSchedule q = generate_quotient(request, check.representatives);
     const SimResult reduced =
         simulate_quotient(q, q.schedule.joined_successors(), m, layout, options);
     const double reduced_s = seconds_since(start);

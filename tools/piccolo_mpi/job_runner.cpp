@@ -203,7 +203,7 @@ void MpiJobRunner::check_same_batch(const JobBatch& batch) const {
     wait_quietly(request);
     if (most[0] != ~most[2] || most[1] != ~most[3])
         throw std::runtime_error(
-            "the ranks planned different sweeps: their memory budgets left out different "
+            "the ranks drew up different rosters: their memory budgets left out different "
             "candidates (give every rank the same --memory-budget)");
 }
 

@@ -197,7 +197,7 @@ Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
     return *best;
 }
 
-// Size rules at one scale: runs of equal choices merge, the last run becomes "=any".
+// Size rules at one scale: stretches of equal choices merge, the last stretch becomes "=any".
 Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const Target& t,
                 Losses* losses) {
     const Collective collective = result.collectives[c];
@@ -205,31 +205,33 @@ Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const 
     const std::string op = gather ? "total_msg_size" : "avg_msg_size";
     const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
 
-    struct Run {
+    struct Stretch {
         MpichChoice choice;
         std::uint64_t last_bytes;
     };
-    std::vector<Run> runs;
+    std::vector<Stretch> stretches;
     for (std::size_t z = 0; z < result.sizes.size(); ++z) {
         const Chosen chosen = choose(result.at(c, s, z), t, losses);
-        if (!runs.empty() && runs.back().choice == chosen.choice)
-            runs.back().last_bytes = result.sizes[z];
+        if (!stretches.empty() && stretches.back().choice == chosen.choice)
+            stretches.back().last_bytes = result.sizes[z];
         else
-            runs.push_back({chosen.choice, result.sizes[z]});
+            stretches.push_back({chosen.choice, result.sizes[z]});
     }
     Json rules = Json::object();
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        const std::uint64_t threshold = gather ? runs[r].last_bytes * ranks : runs[r].last_bytes;
-        const bool last = r + 1 == runs.size();
+    for (std::size_t r = 0; r < stretches.size(); ++r) {
+        const std::uint64_t threshold =
+            gather ? stretches[r].last_bytes * ranks : stretches[r].last_bytes;
+        const bool last = r + 1 == stretches.size();
         if (!last && threshold > static_cast<std::uint64_t>(INT_MAX)) {
-            // MPICH cannot compare against it: this run takes every larger size.
+            // MPICH cannot compare against it: this stretch takes every larger size.
             if (losses)
                 losses->truncated.push_back(fmt::format("{} at {}", to_string(collective),
                                                         detail::scale_label(result.scales[s])));
-            rules[op + "=any"] = leaf(runs[r].choice);
+            rules[op + "=any"] = leaf(stretches[r].choice);
             return rules;
         }
-        rules[last ? op + "=any" : fmt::format("{}<={}", op, threshold)] = leaf(runs[r].choice);
+        rules[last ? op + "=any" : fmt::format("{}<={}", op, threshold)] =
+            leaf(stretches[r].choice);
     }
     return rules;
 }

@@ -24,8 +24,8 @@
 // type size x comm size; Allreduce's, Bcast's and Reduce's count x type size
 // (coll_tuned_decision_dynamic.c). So a rule
 // keyed at size s serves s upwards; the file keys each swept p's rules at the previous swept
-// p + 1 and each run of sizes at the previous run's last size + 1, so that, as in the MPICH file,
-// a communicator or message size between two swept ones takes the larger one's rule.
+// p + 1 and each stretch of sizes at the previous stretch's last size + 1, so that, as in the MPICH
+// file, a communicator or message size between two swept ones takes the larger one's rule.
 //
 // Algorithm numbers (coll_tuned_allgather_decision.c, coll_tuned_allreduce_decision.c, the same
 // in v4.1.4 and v5.0.8; 5.0 adds Allgather 7 "sparbit", which piccolo does not model):
@@ -160,8 +160,8 @@ std::string_view size_note(Collective c) {
     return {};
 }
 
-// The message rules of one scale: runs of equal choices, each keyed at the previous run's last
-// size + 1 (the first at 0).
+// The message rules of one scale: stretches of equal choices, each keyed at the previous stretch's
+// last size + 1 (the first at 0).
 std::string message_rules(const SelectResult& result, std::size_t c, std::size_t s,
                           Losses& losses) {
     const Collective collective = result.collectives[c];
@@ -169,28 +169,29 @@ std::string message_rules(const SelectResult& result, std::size_t c, std::size_t
     const bool gather = collective == Collective::allgather || collective == Collective::alltoall ||
                         collective == Collective::reduce_scatter;
     const auto ranks = static_cast<std::uint64_t>(result.scales[s].ranks());
-    struct Run {
+    struct Stretch {
         OmpiChoice choice;
         std::uint64_t first_bytes, last_bytes;
     };
-    std::vector<Run> runs;
+    std::vector<Stretch> stretches;
     for (std::size_t z = 0; z < result.sizes.size(); ++z) {
         const OmpiChoice chosen = choose(result.at(c, s, z), losses);
-        if (!runs.empty() && runs.back().choice.algorithm == chosen.algorithm)
-            runs.back().last_bytes = result.sizes[z];
+        if (!stretches.empty() && stretches.back().choice.algorithm == chosen.algorithm)
+            stretches.back().last_bytes = result.sizes[z];
         else
-            runs.push_back({chosen, result.sizes[z], result.sizes[z]});
+            stretches.push_back({chosen, result.sizes[z], result.sizes[z]});
     }
-    std::string text = fmt::format("{}    # message sizes\n", runs.size());
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        const std::uint64_t from = r == 0 ? 0 : runs[r - 1].last_bytes * (gather ? ranks : 1) + 1;
+    std::string text = fmt::format("{}    # message sizes\n", stretches.size());
+    for (std::size_t r = 0; r < stretches.size(); ++r) {
+        const std::uint64_t from =
+            r == 0 ? 0 : stretches[r - 1].last_bytes * (gather ? ranks : 1) + 1;
         const std::string sizes =
-            runs[r].first_bytes == runs[r].last_bytes
-                ? detail::size_label(runs[r].first_bytes)
-                : fmt::format("{} to {}", detail::size_label(runs[r].first_bytes),
-                              detail::size_label(runs[r].last_bytes));
-        text += fmt::format("{} {} 0 0    # {}: {} {} ({})\n", from, runs[r].choice.algorithm,
-                            runs[r].choice.name, selection_size_meaning(collective), sizes,
+            stretches[r].first_bytes == stretches[r].last_bytes
+                ? detail::size_label(stretches[r].first_bytes)
+                : fmt::format("{} to {}", detail::size_label(stretches[r].first_bytes),
+                              detail::size_label(stretches[r].last_bytes));
+        text += fmt::format("{} {} 0 0    # {}: {} {} ({})\n", from, stretches[r].choice.algorithm,
+                            stretches[r].choice.name, selection_size_meaning(collective), sizes,
                             size_note(collective));
     }
     return text;

@@ -147,7 +147,7 @@ std::string emit_table(const SelectResult& result) {
     if (any_same_schedule)
         out +=
             "k columns: the best k of each algorithm; where several k give the same schedule "
-            "(rm/prm plan their rounds from the factors of p) the smallest is shown.\n";
+            "(rm/prm take their rounds from the factors of p) the smallest is shown.\n";
     for (const std::string& note : result.notes) out += "note: " + note + "\n";
     return out;
 }

@@ -2,8 +2,8 @@
 // What each task of a replay still waits for, and the READY events its dependencies' completions
 // make (transfer_engine.hpp). A task waits for its `deps` to be delivered and its `sent_deps` to
 // be sent; Schedule::joined_successors() lists, per completed task, the waiters to tell, and
-// groups tasks with the same dependencies into runs served by one READY event (led by the run's
-// first task).
+// groups tasks with the same dependencies into cohorts served by one READY event (led by the
+// cohort's first task).
 
 #include <cstdint>
 #include <vector>
@@ -20,7 +20,7 @@ class Dependencies {
     Dependencies(const Schedule& s, const Schedule::Successors& successors)
         : s_(s), successors_(successors) {}
 
-    // Pushes a READY at time 0 for every run leader that waits for nothing, and notes whether
+    // Pushes a READY at time 0 for every cohort leader that waits for nothing, and notes whether
     // some task waits for more than one. Where none does (a pipelined ring), a release makes its
     // successors ready at once.
     void start(EventQueue& events) {
@@ -33,7 +33,7 @@ class Dependencies {
     }
 
     // Task t's completion (or send) at `time` was a dependency of these: the last one makes a
-    // successor ready then, and with it the rest of the run it leads. Out of line: inlined into
+    // successor ready then, and with it the rest of the cohort it leads. Out of line: inlined into
     // the reception's steps, it made a replay of 75,264 ranks slower (tools/bench/history.md).
     [[gnu::noinline]] void release(const PackedRows& successors, TaskId t, SimTime time,
                                    EventQueue& events) {
@@ -46,12 +46,12 @@ class Dependencies {
         }
     }
 
-    // One past the last task of the run that t leads or continues.
-    [[nodiscard]] TaskId run_end(TaskId t) const {
-        if (successors_.run.empty()) return t + 1;
+    // One past the last task of the cohort that t leads or continues.
+    [[nodiscard]] TaskId cohort_end(TaskId t) const {
+        if (successors_.cohort.empty()) return t + 1;
         TaskId first = t;
-        while (successors_.run[first] == 0) --first;  // a continued run: find its leader
-        return first + successors_.run[first];
+        while (successors_.cohort[first] == 0) --first;  // a continued cohort: find its leader
+        return first + successors_.cohort[first];
     }
 
   private:
@@ -75,7 +75,7 @@ class Dependencies {
     }
 
     [[nodiscard]] bool leads(TaskId t) const {
-        return successors_.run.empty() || successors_.run[t] > 0;
+        return successors_.cohort.empty() || successors_.cohort[t] > 0;
     }
     // The joined lists' waiters, else every task.
     [[nodiscard]] std::size_t waiter_count() const {

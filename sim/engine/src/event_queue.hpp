@@ -56,8 +56,8 @@ class EventQueue {
 
     // Precondition: e.time >= the time of the last event popped (time never goes backwards: the
     // radix heap would file an earlier event under the wrong bucket).
-    // An event for the time being served joins it (late_), even once its batch is used up: a
-    // joined run asks serves_before() whether such an event goes before its next task.
+    // An event for the time being served joins it (late_), even once its batch is used up:
+    // ready_cohort() asks serves_before() whether such an event goes before its next task.
     void push(Event e) {
         PICCOLO_ASSERT(e.time >= 0 && (!serving_ || e.time >= now_));
         if (serving_ && e.time == now_) return push_late(e.key);

@@ -5,7 +5,7 @@
 // all at once: its bytes cross every wire together, at the share the busiest constraint allows.
 // A flow's last byte leaves when its work but the gap's tail is done; its reception, which may
 // have started before (a receive slot taken at the first byte's arrival), then finishes. Shares are
-// re-planned once per time, after the time's last event, for the flows connected to those that
+// refilled once per time, after the time's last event, for the flows connected to those that
 // started or ended (FLOWS events bring the predicted ends).
 //
 // A lane model of the engine (transfer_engine.hpp says what one provides).

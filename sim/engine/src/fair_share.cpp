@@ -138,7 +138,7 @@ std::uint32_t FairShare::class_of(std::span<const Use> uses) {
     return id;
 }
 
-// The class has no flow left: its constraints forget it, and their components are re-planned.
+// The class has no flow left: its constraints forget it, and their components are refilled.
 void FairShare::remove_class(std::uint32_t cls) {
     Class& c = classes_[cls];
     for (const ClassUse& u : uses_of(cls)) {
@@ -190,14 +190,14 @@ void FairShare::start(TaskId task, SimTime /*now*/, double work, double tail,
     }
 }
 
-// ---- re-planning --------------------------------------------------------------------------------
+// ---- refilling --------------------------------------------------------------------------------
 
 void FairShare::refill(SimTime now) {
     ++epoch_;
     if (component_ == classes_changed_ &&
         std::all_of(dirty_classes_.begin(), dirty_classes_.end(),
                     [&](std::uint32_t cls) { return seen_[cls] == component_epoch_; })) {
-        // No class went since the last re-plan, which found a single component holding every
+        // No class went since the last refill, which found a single component holding every
         // class that changed, and those that came joined it: it is still their component.
         fill();
         apply(now);
@@ -355,7 +355,7 @@ bool FairShare::freeze(std::uint32_t k) {
 }
 
 // The filling puts class k in group g: a new class is there at once (its flows join after the
-// re-plan), one that changes groups is moved by apply().
+// refill), one that changes groups is moved by apply().
 void FairShare::assign(std::uint32_t k, std::uint32_t g) {
     ClassState& cls = state_[k];
     cls.next_group = g;
@@ -471,7 +471,7 @@ void FairShare::take_due(SimTime now, std::vector<TaskId>& data_done, std::vecto
                 data_done.push_back(f.task);
             }
             ended.push_back(f.task);
-            // The flow leaves its class; the class's component is re-planned at the next refill.
+            // The flow leaves its class; the class's component is refilled at the next refill.
             Class& c = classes_[f.cls];
             (f.previous == none ? c.first : flows_[f.previous].next) = f.next;
             if (f.next != none) flows_[f.next].previous = f.previous;

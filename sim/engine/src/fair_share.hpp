@@ -13,7 +13,7 @@
 // its flows freeze at that share; flows that meet no saturated constraint end at full speed.
 //
 // How it stays cheap (fair_share.cpp says more):
-//   - Shares are re-planned once per simulated time (refill(), after every event of that time),
+//   - Shares are refilled once per simulated time (refill(), after every event of that time),
 //     and only for the flows connected, through shared constraints, to a flow that started or
 //     ended since (their connected components).
 //   - Flows with the same constraints and weights form a *class*: they always have the same
@@ -25,7 +25,7 @@
 //     keeps one progress counter, and each flow the counter values at which its data and its
 //     work are done, in two heaps. When a share changes, only the group's counter is brought up
 //     to date; a flow is touched when it starts, ends, or its class changes bottleneck.
-// The cost of a time step depends on the classes of the components re-planned and on the
+// The cost of a time step depends on the classes of the components refilled and on the
 // constraints, never on message sizes, and not on how many flows each class holds.
 
 #include <cstdint>
@@ -51,13 +51,13 @@ class FairShare {
     explicit FairShare(std::size_t max_uses = 1) : max_uses_(max_uses) {}
     std::uint32_t add_constraint(double capacity);
 
-    // The flow of `task` starts at `now`. Its share is planned by the next refill(), at `now`.
+    // The flow of `task` starts at `now`. Its share is set by the next refill(), at `now`.
     // When work == tail its data is done at once: the caller treats it as done now, and
     // take_due() never lists it as such.
     void start(TaskId task, SimTime now, double work, double tail, std::span<const Use> uses);
     // Has a flow started or ended since the last refill()?
     [[nodiscard]] bool pending() const { return !dirty_classes_.empty() || !dirty_.empty(); }
-    // Re-plans the shares of the flows connected to those that started or ended, at `now`: call
+    // Refills the shares of the flows connected to those that started or ended, at `now`: call
     // it once every event at `now` has been served, before time advances.
     void refill(SimTime now);
     // The earliest predicted time at which some flow's data is done or its work ends; never
@@ -87,7 +87,7 @@ class FairShare {
         std::uint32_t at;      // the class's position in the constraint's class list
         std::uint32_t weight;  // its entry in the constraint's weights
     };
-    // Per class slot: what the re-planning reads for every class of a component, kept small
+    // Per class slot: what the refilling reads for every class of a component, kept small
     // and together (Class holds the rest).
     struct ClassState {
         std::uint32_t uses = 0;           // its constraints, at class_uses_[slot * max_uses_]
@@ -177,7 +177,7 @@ class FairShare {
     std::vector<std::uint32_t> component_classes_, component_constraints_;
     std::vector<std::uint32_t> saturated_, touched_, touched_groups_, moved_;
     // How many times a class came or went; the value when the component lists above were
-    // collected, if they hold the only component of that re-plan (else any other value), and the
+    // collected, if they hold the only component of that refill (else any other value), and the
     // epoch that marked its classes.
     std::uint64_t classes_changed_ = 0, component_ = ~std::uint64_t{0};
     std::uint32_t component_epoch_ = 0;

@@ -93,17 +93,17 @@ class SlotPool {
         SimTime data_end = 0;  // its message's data is done by then (the gap may run on)
     };
     // Consecutive requests made at one time by consecutive tasks (a rank's sends of a round,
-    // ready together: k - 1 of them in an all-to-all round) are stored as one run, so a queue of
-    // thousands costs a few bytes, not a cache miss per request.
-    struct Run {
+    // ready together: k - 1 of them in an all-to-all round) are stored as one stretch, so a queue
+    // of thousands costs a few bytes, not a cache miss per request.
+    struct Stretch {
         TaskId first;
         std::uint32_t count;
         SimTime since;
     };
     struct Queue {  // limited pools, per owner
-        std::vector<Run> runs;
-        std::uint32_t head = 0;    // runs[head] holds the front
-        std::uint32_t served = 0;  // requests of runs[head] already served
+        std::vector<Stretch> stretches;
+        std::uint32_t head = 0;    // stretches[head] holds the front
+        std::uint32_t served = 0;  // requests of stretches[head] already served
         SimTime pending_wake = never;
     };
 
@@ -145,14 +145,14 @@ inline SlotRef SlotPool::claim_earliest(std::size_t owner, SimTime now, SimTime&
 
 inline void SlotPool::enqueue(std::size_t owner, Waiting request) {
     Queue& q = queues_[owner];
-    if (!q.runs.empty()) {  // pop empties runs once all are served
-        Run& last = q.runs.back();
+    if (!q.stretches.empty()) {  // pop empties stretches once all are served
+        Stretch& last = q.stretches.back();
         if (last.since == request.since && std::uint64_t{last.first} + last.count == request.task) {
             ++last.count;
             return;
         }
     }
-    q.runs.push_back({request.task, 1, request.since});
+    q.stretches.push_back({request.task, 1, request.since});
     waiting_[owner] = true;
 }
 
@@ -164,16 +164,16 @@ inline bool SlotPool::waiting(std::size_t owner) const {
 inline Waiting SlotPool::front(std::size_t owner) const {
     PICCOLO_ASSERT(waiting(owner));
     const Queue& q = queues_[owner];
-    const Run& run = q.runs[q.head];
-    return {run.first + q.served, run.since};
+    const Stretch& stretch = q.stretches[q.head];
+    return {stretch.first + q.served, stretch.since};
 }
 
 inline void SlotPool::pop(std::size_t owner) {
     Queue& q = queues_[owner];
-    if (++q.served < q.runs[q.head].count) return;
+    if (++q.served < q.stretches[q.head].count) return;
     q.served = 0;
-    if (++q.head == q.runs.size()) {
-        q.runs.clear();
+    if (++q.head == q.stretches.size()) {
+        q.stretches.clear();
         q.head = 0;
         waiting_[owner] = false;
     }

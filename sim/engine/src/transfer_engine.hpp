@@ -218,7 +218,7 @@ class Engine : public PoolQueues<Engine<Lanes, Overheads, Traces>> {
             case EventKind::received:
                 return overheads_.received(*this, e.id(), e.time);
             case EventKind::ready:
-                return ready_run(e.id(), e.time);
+                return ready_cohort(e.id(), e.time);
             case EventKind::inject:
                 return inject(e.id(), e.time);
             case EventKind::arrive:
@@ -307,12 +307,12 @@ class Engine : public PoolQueues<Engine<Lanes, Overheads, Traces>> {
         dependencies_.release(successors, t, time, events_);
     }
 
-    // A READY event serves its task and the rest of its run (one event, not one per task), in
+    // A READY event serves its task and the rest of its cohort (one event, not one per task), in
     // the order their own events would have been served: a task's requests may push an event for
     // this same time that goes before the next task's READY (a wake), and then the rest of the
-    // run goes back into the queue behind it. `t` leads its run, or continues one.
-    void ready_run(TaskId t, SimTime now) {
-        const TaskId end = dependencies_.run_end(t);
+    // cohort goes back into the queue behind it. `t` leads its cohort, or continues one.
+    void ready_cohort(TaskId t, SimTime now) {
+        const TaskId end = dependencies_.cohort_end(t);
         for (;;) {
             ready(t, now);
             if (++t == end || record_.latest_completion() > give_up_.stop_after())

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "select_job.hpp"
 #include "select_sweep.hpp"
-#include "select_unit.hpp"
 
 namespace piccolo::detail {
 
@@ -83,44 +83,44 @@ std::vector<double> bound_thresholds(const Sweep& sweep, std::span<const TimingH
     return thresholds;
 }
 
-bool mark_scouted(const Sweep& sweep, std::span<Unit> units) {
+bool mark_scouted(const Sweep& sweep, std::span<Job> jobs) {
     bool any = false;
-    for (Unit& unit : units) {
-        if (!unit.bounded || unit.left_out) continue;
+    for (Job& job : jobs) {
+        if (!job.bounded || job.left_out) continue;
         const auto& candidates =
-            sweep.sets[sweep.set_index(unit.collective, unit.p_index, unit.algorithm)].candidates;
-        // A plain unit of another algorithm (rm with k = 2 is rd's DAG) times only that one k.
-        unit.scouted = std::all_of(candidates.begin(), candidates.end(), [&](const Candidate& x) {
-            return units[x.schedule].bounded || units[x.schedule].algorithm != unit.algorithm;
+            sweep.sets[sweep.set_index(job.collective, job.p_index, job.algorithm)].candidates;
+        // A plain job of another algorithm (rm with k = 2 is rd's DAG) times only that one k.
+        job.scouted = std::all_of(candidates.begin(), candidates.end(), [&](const Candidate& x) {
+            return jobs[x.schedule].bounded || jobs[x.schedule].algorithm != job.algorithm;
         });
-        any = any || unit.scouted;
+        any = any || job.scouted;
     }
     return any;
 }
 
-void mark_scouts(const Sweep& sweep, std::span<Unit> units, std::span<const double> prebounds) {
+void mark_scouts(const Sweep& sweep, std::span<Job> jobs, std::span<const double> prebounds) {
     const std::size_t points = sweep.scales.size() * sweep.sizes.size();
     std::vector<std::size_t> scouted;
-    for (std::size_t u = 0; u < units.size(); ++u)
-        if (units[u].scouted) scouted.push_back(u);
+    for (std::size_t u = 0; u < jobs.size(); ++u)
+        if (jobs[u].scouted) scouted.push_back(u);
     for (std::size_t u : scouted)
         for (std::size_t i = 0; i < points; ++i) {
             const double mine = prebounds[u * points + i];
             if (std::isnan(mine)) continue;
             const bool smallest = std::none_of(scouted.begin(), scouted.end(), [&](std::size_t v) {
                 const double other = prebounds[v * points + i];
-                return v != u && units[v].collective == units[u].collective &&
-                       units[v].p_index == units[u].p_index &&
-                       units[v].algorithm == units[u].algorithm &&
+                return v != u && jobs[v].collective == jobs[u].collective &&
+                       jobs[v].p_index == jobs[u].p_index &&
+                       jobs[v].algorithm == jobs[u].algorithm &&
                        (other < mine || (other == mine && v < u));
             });
-            if (smallest) units[u].stage = 1;
+            if (smallest) jobs[u].stage = 1;
         }
 }
 
-double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, std::size_t scale,
+double own_best(const Sweep& sweep, std::span<const Job> jobs, std::size_t u, std::size_t scale,
                 std::size_t z, std::span<const char> alone) {
-    const std::size_t c = units[u].collective, p = units[u].p_index;
+    const std::size_t c = jobs[u].collective, p = jobs[u].p_index;
     double most = 0;
     for (std::size_t a = 0; a < sweep.algorithms.size(); ++a) {
         const auto& candidates = sweep.sets[sweep.set_index(c, p, a)].candidates;
@@ -128,8 +128,8 @@ double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, 
                          [&](const Candidate& x) { return x.schedule == u; }))
             continue;
         double best = std::numeric_limits<double>::infinity();
-        for (const Candidate& x : candidates)  // finished units only: no races
-            if (units[x.schedule].stage < units[u].stage && (alone.empty() || alone[x.schedule]))
+        for (const Candidate& x : candidates)  // finished jobs only: no races
+            if (jobs[x.schedule].stage < jobs[u].stage && (alone.empty() || alone[x.schedule]))
                 if (const double t = sweep.time(x.schedule, scale, z); !std::isnan(t))
                     best = std::min(best, t);
         most = std::max(most, best * (1 + 3 * equal_time_tolerance));
@@ -137,21 +137,21 @@ double own_best(const Sweep& sweep, std::span<const Unit> units, std::size_t u, 
     return most;
 }
 
-std::vector<char> alone_units(const Sweep& sweep, std::span<const Unit> units) {
-    std::vector<char> alone(units.size(), 0);
-    for (std::size_t v = 0; v < units.size(); ++v) {
-        if (!units[v].hashed) continue;
-        const std::size_t c = units[v].collective, p = units[v].p_index;
+std::vector<char> alone_jobs(const Sweep& sweep, std::span<const Job> jobs) {
+    std::vector<char> alone(jobs.size(), 0);
+    for (std::size_t v = 0; v < jobs.size(); ++v) {
+        if (!jobs[v].hashed) continue;
+        const std::size_t c = jobs[v].collective, p = jobs[v].p_index;
         bool differs = true;
         for (std::size_t a = 0; a < sweep.algorithms.size() && differs; ++a) {
-            if (a == units[v].algorithm) continue;
+            if (a == jobs[v].algorithm) continue;
             for (const Candidate& w : sweep.sets[sweep.set_index(c, p, a)].candidates) {
-                const Unit& other = units[w.schedule];
+                const Job& other = jobs[w.schedule];
                 const bool no_times = !other.error.empty();  // never merged
-                // A unit not generated yet (a later stage's) may still be v's DAG only where
+                // A job not generated yet (a later stage's) may still be v's DAG only where
                 // their task counts are equal.
-                const bool may_merge = same_task_counts(other, units[v]) &&
-                                       (!other.hashed || other.hash == units[v].hash);
+                const bool may_merge = same_task_counts(other, jobs[v]) &&
+                                       (!other.hashed || other.hash == jobs[v].hash);
                 if (w.schedule == v || (!no_times && may_merge)) {
                     differs = false;
                     break;

@@ -1,5 +1,5 @@
 #pragma once
-// What one job of the sweep (select.cpp) carries from one bound of its unit to the next.
+// What one job of the sweep (select.cpp) carries from one bound of its job to the next.
 
 #include <cstddef>
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace piccolo::detail {
 
-// What a unit's bounds at its smaller sizes of one scale showed: once the dependency chain came
+// What a job's bounds at its smaller sizes of one scale showed: once the dependency chain came
 // out no larger than the servers' part, its larger sizes skip the chain (docs/bounds.md). On
 // the generated collectives the servers' part grows faster with the size: a server carries
 // every message of its owner, a chain one message per step. Skipping only weakens a bound.
@@ -22,7 +22,7 @@ class ChainHint {
     std::optional<std::size_t> scale_;
 };
 
-// The unit's server counts (server_counts.hpp) at the scale it is bounded at, taken at its
+// The job's server counts (server_counts.hpp) at the scale it is bounded at, taken at its
 // first bound there: the servers' part at every later size then costs no pass over its tasks.
 // None for an Allreduce cut into segments (CollectiveShape::pieces_are_whole), or where
 // counting does not pay.

@@ -51,7 +51,7 @@ class Reader {
     std::string_view bytes_;
 };
 
-// The unit's [scale][size] slots of a per-point array: contiguous (Sweep::time_index).
+// The job's [scale][size] slots of a per-point array: contiguous (Sweep::time_index).
 std::size_t first_slot(const Sweep& sweep, std::size_t u) {
     return sweep.time_index(u, 0, 0);
 }
@@ -61,18 +61,18 @@ std::size_t slot_count(const Sweep& sweep) {
 
 }  // namespace
 
-std::string save_job_result(const Sweep& sweep, const Unit& unit, std::size_t u,
+std::string save_job_result(const Sweep& sweep, const Job& job, std::size_t u,
                             std::span<const double> prebounds) {
     Writer out;
-    out.put(unit.error);
-    out.put(unit.hash);
-    out.put(unit.hashed);
-    out.put(unit.bounded_runs);
-    out.put(unit.bounded_work);
-    out.put(unit.stopped_runs);
-    out.put(unit.generate_seconds);
-    out.put(unit.bound_seconds);
-    out.put(unit.simulate_seconds);
+    out.put(job.error);
+    out.put(job.hash);
+    out.put(job.hashed);
+    out.put(job.bounded_runs);
+    out.put(job.bounded_work);
+    out.put(job.stopped_runs);
+    out.put(job.generate_seconds);
+    out.put(job.bound_seconds);
+    out.put(job.simulate_seconds);
     out.put(sweep.rounds[u]);
     const std::size_t first = first_slot(sweep, u), count = slot_count(sweep);
     for (std::size_t i = 0; i < count; ++i) {
@@ -83,18 +83,18 @@ std::string save_job_result(const Sweep& sweep, const Unit& unit, std::size_t u,
     return out.take();
 }
 
-void load_job_result(Sweep& sweep, Unit& unit, std::size_t u, std::span<double> prebounds,
+void load_job_result(Sweep& sweep, Job& job, std::size_t u, std::span<double> prebounds,
                      std::string_view bytes) {
     Reader in(bytes);
-    in.get(unit.error);
-    in.get(unit.hash);
-    in.get(unit.hashed);
-    in.get(unit.bounded_runs);
-    in.get(unit.bounded_work);
-    in.get(unit.stopped_runs);
-    in.get(unit.generate_seconds);
-    in.get(unit.bound_seconds);
-    in.get(unit.simulate_seconds);
+    in.get(job.error);
+    in.get(job.hash);
+    in.get(job.hashed);
+    in.get(job.bounded_runs);
+    in.get(job.bounded_work);
+    in.get(job.stopped_runs);
+    in.get(job.generate_seconds);
+    in.get(job.bound_seconds);
+    in.get(job.simulate_seconds);
     in.get(sweep.rounds[u]);
     const std::size_t first = first_slot(sweep, u), count = slot_count(sweep);
     for (std::size_t i = 0; i < count; ++i) {

@@ -1,6 +1,6 @@
 #pragma once
-// A job's result as bytes (sweep_jobs.hpp): what run_unit() or bound_unit() (select.cpp) wrote
-// for its unit, so that a process that did not run the job can hold the same sweep. Bytes for
+// A job's result as bytes (sweep_jobs.hpp): what run_job() or bound_job() (select.cpp) wrote
+// for its job, so that a process that did not run the job can hold the same sweep. Bytes for
 // processes of the same build on the same kind of machine: numbers are copied as they lie in
 // memory (doubles bit for bit, NaN included).
 
@@ -8,19 +8,19 @@
 #include <string>
 #include <string_view>
 
+#include "select_job.hpp"
 #include "select_sweep.hpp"
-#include "select_unit.hpp"
 
 namespace piccolo::detail {
 
-// Unit u's fields a job writes (error, hash, the counts of left-out and stopped simulations,
+// Job u's fields a job writes (error, hash, the counts of left-out and stopped simulations,
 // its times), its rounds, and its slots of times, bounds and `prebounds` (the scouts' bounds;
 // empty where not allocated), [scale][size] each.
-std::string save_job_result(const Sweep& sweep, const Unit& unit, std::size_t u,
+std::string save_job_result(const Sweep& sweep, const Job& job, std::size_t u,
                             std::span<const double> prebounds);
 
 // The same written back; throws std::runtime_error where the bytes do not fit this sweep.
-void load_job_result(Sweep& sweep, Unit& unit, std::size_t u, std::span<double> prebounds,
+void load_job_result(Sweep& sweep, Job& job, std::size_t u, std::span<double> prebounds,
                      std::string_view bytes);
 
 }  // namespace piccolo::detail

@@ -23,9 +23,9 @@ std::uint64_t meminfo_bytes(std::string_view key) {
     std::ifstream in("/proc/meminfo");
     std::string name;
     std::uint64_t kib = 0;
-    std::string unit;
+    std::string suffix;
     while (in >> name >> kib) {
-        std::getline(in, unit);
+        std::getline(in, suffix);
         if (name.size() == key.size() + 1 && name.starts_with(key)) return kib * 1024;
     }
     return 0;

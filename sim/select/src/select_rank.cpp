@@ -33,7 +33,7 @@ class Ranking {
         for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a) {
             const bool shown = sweep_.algorithms[a].reported_at(point.collective);
             const bool base = is_baseline(point.collective, sweep_.algorithms[a].info->name);
-            if (!shown && !base) continue;  // not planned at this collective
+            if (!shown && !base) continue;  // not in the roster at this collective
             Entry best;
             AlgorithmOutcome o = outcome(a, best);
             if (o.available && base) baselines.push_back(best);

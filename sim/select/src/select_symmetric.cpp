@@ -9,12 +9,12 @@ namespace piccolo::detail {
 
 namespace {
 
-// The plan at one scale, apart from the size: a vector of p equal segments stands for every
+// The check at one scale, apart from the size: a vector of p equal segments stands for every
 // size the reduction covers.
-SymmetryPlan plan_at(GenerateRequest request, const Machine& machine, const RankLayout& layout,
-                     const SimOptions& options) {
+SymmetryCheck check_at(GenerateRequest request, const Machine& machine, const RankLayout& layout,
+                       const SimOptions& options) {
     request.bytes = static_cast<std::uint64_t>(request.ranks);
-    return plan_symmetry(request, machine, layout, options);
+    return check_symmetry(request, machine, layout, options);
 }
 
 GenerateRequest quotient_request(GenerateRequest request) {
@@ -30,9 +30,9 @@ SymmetryChoice choose_symmetry(const GenerateRequest& request, const Machine& ma
                                const SimOptions& options) {
     SymmetryChoice choice;
     for (const RankLayout* layout : layouts) {
-        SymmetryPlan plan = plan_at(request, machine, *layout, options);
-        if (plan.representatives == 0) return {0, std::move(plan.reason)};
-        if (choice.representatives == 0) choice = {plan.representatives, std::move(plan.reason)};
+        SymmetryCheck check = check_at(request, machine, *layout, options);
+        if (check.representatives == 0) return {0, std::move(check.reason)};
+        if (choice.representatives == 0) choice = {check.representatives, std::move(check.reason)};
     }
     return choice;
 }
@@ -92,7 +92,7 @@ std::optional<QuotientReplay::Replay> QuotientReplay::run(const RankLayout& layo
         return Replay{simulate(*full_, full_successors_, machine_, layout, options_).makespan,
                       full_->size()};
     }
-    const Rank c = plan_at(request_, machine_, layout, options_).representatives;
+    const Rank c = check_at(request_, machine_, layout, options_).representatives;
     if (c != quotient_.representatives) {  // another scale of the same p
         quotient_ = generate_quotient(request_, c);
         successors_ = quotient_.schedule.joined_successors();

@@ -24,7 +24,7 @@ struct SymmetryChoice {
 };
 
 // The choice for `request` (its collective, algorithm, k and p) over the layouts of the sweep's
-// scales of p: the reduction when plan_symmetry() holds at every one of them.
+// scales of p: the reduction when check_symmetry() holds at every one of them.
 SymmetryChoice choose_symmetry(const GenerateRequest& request, const Machine& machine,
                                std::span<const RankLayout* const> layouts,
                                const SimOptions& options);

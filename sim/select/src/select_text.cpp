@@ -22,11 +22,12 @@ std::string size_label(std::uint64_t bytes) {
 
 std::string time_label(double seconds) {
     if (!(seconds > 0)) return "-";
-    struct Unit {
+    struct Magnitude {
         const char* name;
         double scale;
     };
-    for (Unit u : {Unit{"s", 1}, Unit{"ms", 1e-3}, Unit{"us", 1e-6}, Unit{"ns", 1e-9}}) {
+    for (Magnitude u :
+         {Magnitude{"s", 1}, Magnitude{"ms", 1e-3}, Magnitude{"us", 1e-6}, Magnitude{"ns", 1e-9}}) {
         if (seconds < u.scale && u.scale > 1e-9) continue;
         const double v = seconds / u.scale;
         // 4 significant digits: 1.234, 12.34, 123.4

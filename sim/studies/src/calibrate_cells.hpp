@@ -3,7 +3,7 @@
 // (calibrate.cpp) evaluates the same cells on machines that differ only in a few factors, and a
 // cell's schedule does not depend on the machine, only its replay does. So every schedule is
 // generated once, cells whose schedules time alike (the same DAG: rm with k = 8 ... 15 at
-// p = 16 plan the same rounds) are replayed once per evaluation, and the replays of one
+// p = 16 factor into the same rounds) are replayed once per evaluation, and the replays of one
 // evaluation run in parallel. Each replay writes its own slot, so the times, and everything
 // summed from them in row order, are the same for any number of threads.
 

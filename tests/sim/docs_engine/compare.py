@@ -36,7 +36,7 @@ SUBSETS = [
     ("fair", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "fair")),
     ("fair+capacity", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "fair",
                        "capacity")),
-    # neighbouring tasks with the same dependencies (joined runs, sim/engine/README.md "Performance")
+    # cohorts: neighbouring tasks with the same dependencies (sim/engine/README.md "Performance")
     ("joined_runs", ("device_radix", "compute", "rendezvous", "cpu", "levels", "radix", "joined")),
 ]
 

@@ -592,7 +592,7 @@ class Flows:
         for key, cap, w in cons:
             self.by_con.setdefault(key, set()).add(i)
             self.caps[key] = cap
-        self.replan(now, self.component([i]))
+        self.refill(now, self.component([i]))
 
     def component(self, seeds):
         seen = set()
@@ -608,7 +608,7 @@ class Flows:
                         stack.append(y)
         return seen
 
-    def replan(self, now, comp):
+    def refill(self, now, comp):
         flows = [self.active[x] for x in comp]
         for f in flows:
             f["rem"] -= f["rate"] * (now - f["last"])
@@ -704,7 +704,7 @@ class Flows:
             st.discard(i)
             neigh |= st
         if neigh:
-            self.replan(now, self.component(neigh))
+            self.refill(now, self.component(neigh))
 
 
 def simulate(sched_path, machine):

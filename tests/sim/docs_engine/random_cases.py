@@ -96,7 +96,7 @@ def random_schedule(rng, p, ntasks, compute=False, sizes=(1, 2, 3, 5, 8, 11, 16,
             if j not in deps:
                 sent.append(j)
         if joined and n and rng.random() < 0.5:
-            # a run: the same dependencies as the task before (what the engine joins)
+            # a cohort: the same dependencies as the task before (what the engine joins)
             prev = tasks[-1]
             deps = list(prev["deps"])
             sent = [j for j in prev["sent_deps"] if tasks[j]["src"] == t["src"]]

@@ -35,7 +35,7 @@ void prepare(const RankPlan& plan, const Images& images, std::span<std::byte> ar
 std::optional<std::string> check_result(const RankPlan& plan, const Images& images,
                                         std::span<const std::byte> arena);
 
-void apply_copies(std::span<const Run> runs, std::span<std::byte> arena);
-void apply_reduces(std::span<const Run> runs, Element element, std::span<std::byte> arena);
+void apply_copies(std::span<const Stretch> stretches, std::span<std::byte> arena);
+void apply_reduces(std::span<const Stretch> stretches, Element element, std::span<std::byte> arena);
 
 }  // namespace piccolo::exec

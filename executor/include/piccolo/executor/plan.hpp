@@ -28,7 +28,7 @@ std::size_t element_bytes(Element element);
 Element parse_element(std::string_view name);  // double, float, byte; throws InputError
 
 // Bytes moved inside the arena: `bytes` from offset `from` to offset `to` (copy or reduce).
-struct Run {
+struct Stretch {
     std::uint64_t from = 0, to = 0, bytes = 0;
 };
 
@@ -45,8 +45,8 @@ struct LocalOp {
     // A local task waits for this send's delivery, not just for its buffer to be free: MPI's
     // synchronous send completes once the receiver has matched it, the closest local event.
     bool synchronous = false;
-    std::vector<Run> copies;   // send: pack into `offset` first; recv: unpack after; compute
-    std::vector<Run> reduces;  // compute: to += from, element by element
+    std::vector<Stretch> copies;   // send: pack into `offset` first; recv: unpack after; compute
+    std::vector<Stretch> reduces;  // compute: to += from, element by element
 };
 
 struct RankPlan {
@@ -58,10 +58,10 @@ struct RankPlan {
     Csr<std::uint32_t> successors;     // per op: the local ops that wait for it
     std::vector<std::uint32_t> waits;  // per op: how many local completions it waits for
     std::vector<std::uint32_t> ready_at_start;
-    // Where the rank's input goes and where the result is read, as runs from the collective's
+    // Where the rank's input goes and where the result is read, as stretches from the collective's
     // global image (Allgather: block b at b * bytes; Allreduce: the vector) into the arena.
-    std::vector<Run> input;
-    std::vector<Run> result;
+    std::vector<Stretch> input;
+    std::vector<Stretch> result;
     std::uint64_t staged_bytes = 0;  // bytes packed or unpacked per run (what contiguity costs)
     // Dependencies on tasks that do not involve this rank, which it cannot observe and skips
     // (they order nothing this rank's data depends on; see plan.cpp).

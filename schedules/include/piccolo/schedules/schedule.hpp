@@ -182,13 +182,13 @@ class Schedule {
     struct Successors {
         PackedRows delivered;  // tasks that list this one in deps
         PackedRows sent;       // tasks that list this one in sent_deps; rows() == 0 when none do
-        // Empty, or (joined_successors()) per task: the length of the run of consecutive tasks
-        // it leads that wait for exactly the same dependencies, 0 for the run's other tasks. The
-        // lists then name the leaders only: a run becomes ready as one.
-        std::vector<std::uint32_t> run;
+        // Empty, or (joined_successors()) per task: the length of the cohort of consecutive tasks
+        // it leads that wait for exactly the same dependencies, 0 for the cohort's other tasks. The
+        // lists then name the leaders only: a cohort becomes ready as one.
+        std::vector<std::uint32_t> cohort;
         // Empty, or (joined_successors()) the tasks the lists name, in task order: the lists'
         // items are then indices into it. A replay keeps its per-waiter state in that dense
-        // order, a few bytes per waiting run instead of per task, and so mostly in cache.
+        // order, a few bytes per waiting cohort instead of per task, and so mostly in cache.
         std::vector<TaskId> waiters;
         // The task that an item of the lists names.
         [[nodiscard]] TaskId task_of(std::uint32_t item) const {
@@ -196,10 +196,10 @@ class Schedule {
         }
     };
     [[nodiscard]] Successors successors() const;
-    // The same, with every run of consecutive tasks whose deps and sent_deps rows are equal and
+    // The same, with every cohort of consecutive tasks whose deps and sent_deps rows are equal and
     // not empty listed once, by its first task: the sends of one round of a round-synchronous
     // exchange share their dependencies, so their successor lists shrink by the round's sends.
-    // Where no two such tasks are neighbours, successors() itself (`run` and `waiters` empty).
+    // Where no two such tasks are neighbours, successors() itself (`cohort` and `waiters` empty).
     [[nodiscard]] Successors joined_successors() const;
 
   private:

@@ -1,7 +1,7 @@
 #pragma once
 // What generate() will build, known without building it: exact task counts from closed forms
-// (for memory estimates and planning), and an identity under which two requests are certain to
-// produce the same DAG (so a sweep generates each DAG once).
+// (for memory estimates and the selector's roster), and an identity under which two requests are
+// certain to produce the same DAG (so a sweep generates each DAG once).
 
 #include <cstdint>
 #include <string>
@@ -29,7 +29,7 @@ struct TaskCounts {
 };
 
 // The counts of generate(request) for a request generate() accepts (a known algorithm, p >= 2
-// and, for algorithms with a radix, a valid k). O(log p), allocates only the radix plan.
+// and, for algorithms with a radix, a valid k). O(log p), allocates only the radix factoring.
 //   ring, k-ring Allgather: p (p - 1) transfers.
 //   ring, k-ring Allreduce: 2 p (p - 1) transfers; p + p ((g - 1) + g (k - 2)) reduces with
 //     g = p / k groups (ring: k = p, g = 1, so p (p - 1) reduces).
@@ -53,7 +53,7 @@ TaskCounts count_tasks(const GenerateRequest& request);
 
 // Equal strings for two requests of the same collective, p, style and payload setting mean
 // generate() returns the same DAG (tasks, dependencies and sizes; the algorithm name and k it
-// records may differ): rd is rm with k = 2, and rm or prm with every k whose radix plan is the
+// records may differ): rd is rm with k = 2, and rm or prm with every k whose radix factoring is the
 // same (for p = 4096, k = 2048..4095 all run radices {2048, 2}) share one identity.
 std::string dag_identity(const GenerateRequest& request);
 

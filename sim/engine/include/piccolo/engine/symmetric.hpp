@@ -15,7 +15,7 @@
 
 namespace piccolo {
 
-struct SymmetryPlan {
+struct SymmetryCheck {
     Rank representatives = 0;  // 0: no reduction; `reason` says why
     std::string reason;        // what the orbits are, or why the symmetry does not hold
 };
@@ -25,12 +25,12 @@ struct SymmetryPlan {
 // no trace, an algorithm with a quotient generator whose schedule the moves map onto itself,
 // and receive slots, processors and FIFO lanes that see its rounds alike on every rank of an
 // orbit (round_entry() in piccolo/schedules/quotient.hpp).
-SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machine,
-                           const RankLayout& layout, const SimOptions& options);
+SymmetryCheck check_symmetry(const GenerateRequest& request, const Machine& machine,
+                             const RankLayout& layout, const SimOptions& options);
 
 // Replays the quotient on the representatives and reports the full run: makespan and per-rank
 // finish times exactly; counts, bytes and delays summed over the orbits. `layout` is the full
-// run's; the quotient must come from generate_quotient or fold_schedule with a plan's count.
+// run's; the quotient must come from generate_quotient or fold_schedule with a check's count.
 SimResult simulate_quotient(const QuotientSchedule& quotient,
                             const Schedule::Successors& successors, const Machine& machine,
                             const RankLayout& layout, const SimOptions& options);

@@ -35,7 +35,7 @@ struct Scale {
     friend bool operator==(const Scale&, const Scale&) = default;
 };
 
-// Work done so far, for a progress bar polled by another thread. Work units are simulated tasks
+// Work done so far, for a progress bar polled by another thread. Work is counted in simulated tasks
 // (transfers and computes), so the fraction tracks time, not the number of points.
 class SweepProgress {
   public:
@@ -146,8 +146,8 @@ struct AlgorithmOutcome {
     bool available = false;  // false: nothing of this algorithm could run here
     std::string skipped;     // why, when !available
     int k = 0;               // the best k (ties: see equal_time_tolerance); 0 without radix
-    // Every other k whose schedule is identical to the best one's (e.g. rm with k = 5..7 plans
-    // the same rounds as k = 4 for p = 2^n); they take exactly the same time.
+    // Every other k whose schedule is identical to the best one's (e.g. rm with k = 5..7 factors
+    // into the same rounds as k = 4 for p = 2^n); they take exactly the same time.
     std::vector<int> same_schedule_k;
     double time = 0;  // predicted makespan of the best k, seconds
     // Every simulated k with its time, by increasing k (empty without radix).

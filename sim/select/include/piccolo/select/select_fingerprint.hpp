@@ -1,7 +1,7 @@
 #pragma once
 // Which candidate schedules are the same to the engine. The sweep generates one DAG per
-// dag_identity() (task_count.hpp), which already merges the k that plan the same rounds; DAGs of
-// different identities can still coincide (ring and k-ring with k = p, rm and prm Allreduce
+// dag_identity() (task_count.hpp), which already merges the k that factor into the same rounds;
+// DAGs of different identities can still coincide (ring and k-ring with k = p, rm and prm Allreduce
 // with a single round, ring and rd for p = 2). Those are found after simulation by this hash of
 // everything the engine reads, so that no DAG has to stay in memory to be compared with later
 // ones.

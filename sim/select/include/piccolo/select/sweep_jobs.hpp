@@ -1,6 +1,6 @@
 #pragma once
 // Where a sweep's jobs run. select() runs its jobs in batches (one per stage of the sweep: the
-// plain units, then the bounded ones stage by stage, docs/bounds.md); every process that takes
+// plain jobs, then the bounded ones stage by stage, docs/bounds.md); every process that takes
 // part runs the same select() and so holds the same batches. By default a batch runs on the
 // process's threads under its memory budget (BudgetedRunner); a JobRunner set in the
 // SelectRequest may instead run some jobs here and have the others' results brought from other

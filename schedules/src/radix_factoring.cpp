@@ -1,4 +1,4 @@
-#include "radix_plan.hpp"
+#include "radix_factoring.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -55,24 +55,24 @@ Rank largest_smooth(Rank p, int k) {
 
 }  // namespace
 
-RadixPlan plan_radices(Rank p, int k) {
-    RadixPlan plan;
-    plan.core = largest_smooth(p, k);
+RadixFactoring factor_radices(Rank p, int k) {
+    RadixFactoring factoring;
+    factoring.core = largest_smooth(p, k);
 
     // First-fit decreasing of the prime factors into as few radices <= k as it finds.
-    std::vector<int> primes = prime_factors(plan.core);
+    std::vector<int> primes = prime_factors(factoring.core);
     std::sort(primes.begin(), primes.end(), std::greater<>());
     for (int prime : primes) {
-        auto fits = std::find_if(plan.radices.begin(), plan.radices.end(),
+        auto fits = std::find_if(factoring.radices.begin(), factoring.radices.end(),
                                  [&](int radix) { return radix * prime <= k; });
-        if (fits != plan.radices.end())
+        if (fits != factoring.radices.end())
             *fits *= prime;
         else
-            plan.radices.push_back(prime);
+            factoring.radices.push_back(prime);
     }
     // Larger radices first: the first rounds carry the smallest messages.
-    std::sort(plan.radices.begin(), plan.radices.end(), std::greater<>());
-    return plan;
+    std::sort(factoring.radices.begin(), factoring.radices.end(), std::greater<>());
+    return factoring;
 }
 
 }  // namespace piccolo::detail

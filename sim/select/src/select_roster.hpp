@@ -1,9 +1,9 @@
 #pragma once
 // Step 1 of a sweep (select.cpp), serially and without generating anything: the scales and
-// their layouts, and every candidate (collective, p, algorithm, k) mapped to a unit, one per
-// distinct DAG (dag_identity(): rm/prm with k = 2048..4095 at p = 4096 plan the same rounds),
-// with its exact task count, how it runs (in full or through the symmetry reduction, bounded or
-// not) and an estimate of the memory its job needs at its peak (count_tasks(),
+// their layouts, and every candidate (collective, p, algorithm, k) mapped to a job, one per
+// distinct DAG (dag_identity(): rm/prm with k = 2048..4095 at p = 4096 factor into the same
+// rounds), with its exact task count, how it runs (in full or through the symmetry reduction,
+// bounded or not) and an estimate of the memory its job needs at its peak (count_tasks(),
 // estimate_job_bytes()).
 
 #include <cstdint>
@@ -13,23 +13,23 @@
 #include "piccolo/schedules/generate.hpp"
 #include "piccolo/schedules/task_count.hpp"
 #include "piccolo/select/select.hpp"
-#include "select_unit.hpp"
+#include "select_job.hpp"
 
 namespace piccolo::detail {
 
-struct SweepPlan {
+struct SweepRoster {
     Sweep sweep;  // axes and candidate sets; times and bounds not yet allocated
-    std::vector<Unit> units;
+    std::vector<Job> jobs;
     std::vector<RankLayout> layouts;          // one per scale
     std::vector<std::string> notes;           // skipped scales, sizes no replay covers
     std::vector<std::string> engine_choices;  // how each large candidate runs (verbose output)
     std::uint64_t candidates = 0;
 };
 
-// Checks the request's axes (an InputError naming the option) and plans every unit.
-SweepPlan plan_sweep(const SelectRequest& request);
+// Checks the request's axes (an InputError naming the option) and lists every job.
+SweepRoster make_roster(const SelectRequest& request);
 
-// The request that generates the DAG of unit (collective c, p, algorithm a, k) at a template size.
+// The request that generates the DAG of job (collective c, p, algorithm a, k) at a template size.
 GenerateRequest template_request(const Sweep& sweep, const SelectRequest& request, std::size_t c,
                                  std::size_t p, std::size_t a, int k);
 

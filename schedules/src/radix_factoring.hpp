@@ -8,13 +8,13 @@
 
 namespace piccolo::detail {
 
-struct RadixPlan {
+struct RadixFactoring {
     Rank core = 0;             // ranks 0..core-1 take part in the rounds
     std::vector<int> radices;  // one per round, each <= k, product == core
     [[nodiscard]] Rank extra(Rank p) const { return p - core; }  // ranks folded into 0..extra-1
 };
 
 bool is_smooth(Rank n, int k);  // every prime factor of n is <= k
-RadixPlan plan_radices(Rank p, int k);
+RadixFactoring factor_radices(Rank p, int k);
 
 }  // namespace piccolo::detail

@@ -18,7 +18,7 @@ Rank top_unit_ranks(const Machine& machine, const RankLayout& layout) {
     return static_cast<Rank>(size);
 }
 
-SymmetryPlan none(std::string why) {
+SymmetryCheck none(std::string why) {
     return {0, std::move(why)};
 }
 
@@ -69,8 +69,8 @@ std::string receiving_queues(const GenerateRequest& request, const Machine& mach
 
 }  // namespace
 
-SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machine,
-                           const RankLayout& layout, const SimOptions& options) {
+SymmetryCheck check_symmetry(const GenerateRequest& request, const Machine& machine,
+                             const RankLayout& layout, const SimOptions& options) {
     // A rooted tree gives each rank a role by its distance from the root: moving the ranks by
     // whole units does not map the schedule onto itself, so the full schedule is replayed.
     // (Rabenseifner's Reduce is rooted too; rh and recexch set their fold-in ranks apart.)
@@ -80,7 +80,7 @@ SymmetryPlan plan_symmetry(const GenerateRequest& request, const Machine& machin
                         "from every other",
                         to_string(request.collective)));
     if (machine.placement.kind != PlacementKind::block)
-        return none("placement is not block: units are not runs of consecutive ranks");
+        return none("placement is not block: units are not stretches of consecutive ranks");
     if (options.record_trace) return none("a trace lists every task");
     if (machine.levels.size() < 2) return none("one level: the machine is a single unit");
     if (request.ranks != layout.ranks())

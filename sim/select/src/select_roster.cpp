@@ -1,5 +1,5 @@
-// Step 1 of a sweep: the plan (select_plan.hpp).
-#include "select_plan.hpp"
+// Step 1 of a sweep: the roster (select_roster.hpp).
+#include "select_roster.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -35,22 +35,22 @@ GenerateRequest template_request(const Sweep& sweep, const SelectRequest& reques
 
 namespace {
 
-class Planner {
+class RosterMaker {
   public:
-    explicit Planner(const SelectRequest& request) : request_(request) {
+    explicit RosterMaker(const SelectRequest& request) : request_(request) {
         sweep_.collectives = unique_collectives(request.collectives);
         sweep_.algorithms = swept_algorithms(request.algorithms, sweep_.collectives);
         sweep_.sizes = swept_sizes(request.sizes);
-        plan_scales();
+        list_scales();
         check_radices(request.radices, sweep_);
-        plan_units();
+        list_jobs();
     }
 
-    SweepPlan take() && { return std::move(plan_); }
+    SweepRoster take() && { return std::move(roster_); }
 
   private:
     // ---- scales -------------------------------------------------------------------------------
-    void plan_scales() {
+    void list_scales() {
         const std::vector<Scale> requested =
             request_.scales.empty() ? default_select_scales(request_.machine) : request_.scales;
         for (const Scale& s : requested) {
@@ -59,13 +59,13 @@ class Planner {
             if (s.ranks_per_node < 1)
                 throw InputError(fmt::format("--ppn: must be >= 1 (got {})", s.ranks_per_node));
             if (s.ranks() < 2) {
-                plan_.notes.push_back(fmt::format(
+                roster_.notes.push_back(fmt::format(
                     "{}: skipped (a collective needs at least 2 ranks)", scale_label(s)));
                 continue;
             }
             if (std::find(sweep_.scales.begin(), sweep_.scales.end(), s) != sweep_.scales.end())
                 continue;
-            plan_.layouts.emplace_back(request_.machine, s.nodes, s.ranks_per_node);  // validates
+            roster_.layouts.emplace_back(request_.machine, s.nodes, s.ranks_per_node);  // validates
             sweep_.scales.push_back(s);
         }
         if (sweep_.scales.empty())
@@ -78,28 +78,28 @@ class Planner {
                 sweep_.ranks.push_back(s.ranks());
     }
 
-    // ---- units ----------------------------------------------------------------------------------
+    // ---- jobs ----------------------------------------------------------------------------------
     // Large candidates (symmetry_min_tasks) run through quotients where the symmetry holds.
     [[nodiscard]] SymmetryChoice choose_symmetry(const GenerateRequest& g,
                                                  const TaskCounts& counts) const {
         if (counts.tasks() < request_.symmetry_min_tasks) return {};
         std::vector<const RankLayout*> layouts;
         for (std::size_t s = 0; s < sweep_.scales.size(); ++s)
-            if (sweep_.scales[s].ranks() == g.ranks) layouts.push_back(&plan_.layouts[s]);
+            if (sweep_.scales[s].ranks() == g.ranks) layouts.push_back(&roster_.layouts[s]);
         return detail::choose_symmetry(g, request_.machine, layouts, {request_.contention, false});
     }
 
-    Unit make_unit(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts,
-                   SymmetryChoice symmetry) {
-        Unit unit;
-        unit.collective = c;
-        unit.p_index = p;
-        unit.algorithm = a;
-        unit.k = k;
-        unit.counts = counts;
-        unit.symmetry = std::move(symmetry);
+    Job make_job(std::size_t c, std::size_t p, std::size_t a, int k, const TaskCounts& counts,
+                 SymmetryChoice symmetry) {
+        Job job;
+        job.collective = c;
+        job.p_index = p;
+        job.algorithm = a;
+        job.k = k;
+        job.counts = counts;
+        job.symmetry = std::move(symmetry);
         const Rank ranks = sweep_.ranks[p];
-        const Rank representatives = unit.symmetry.representatives;
+        const Rank representatives = job.symmetry.representatives;
         const TaskCounts replayed =
             representatives > 0 ? quotient_counts(counts, ranks, representatives) : counts;
         const GenerateRequest g = template_request(sweep_, request_, c, p, a, k);
@@ -114,36 +114,36 @@ class Planner {
             ++sizes;
             work += covered ? replayed.tasks() : counts.tasks();
         }
-        unit.full_too = uneven && indexable;
-        unit.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
-                       representatives == 0 &&
-                       !is_baseline(sweep_.collectives[c], sweep_.algorithms[a].info->name);
-        unit.stage = unit.bounded ? 2 : 0;
+        job.full_too = uneven && indexable;
+        job.bounded = request_.bound_min_tasks > 0 && counts.tasks() >= request_.bound_min_tasks &&
+                      representatives == 0 &&
+                      !is_baseline(sweep_.collectives[c], sweep_.algorithms[a].info->name);
+        job.stage = job.bounded ? 2 : 0;
         if (uneven && !indexable) note_uneven(c, ranks);
         const bool fair = request_.contention && request_.machine.sharing == Sharing::fair;
         const std::optional<int> radix = request_.machine.device_radix;
-        unit.estimate = estimate_job_bytes(replayed, ranks, fair, radix) +
-                        (representatives > 0 && unit.full_too
-                             ? estimate_job_bytes(counts, ranks, fair, radix)
-                             : 0);
+        job.estimate =
+            estimate_job_bytes(replayed, ranks, fair, radix) +
+            (representatives > 0 && job.full_too ? estimate_job_bytes(counts, ranks, fair, radix)
+                                                 : 0);
         for (const Scale& scale : sweep_.scales)
             if (scale.ranks() == ranks) {
-                unit.runs += sizes;
-                unit.work += work;
+                job.runs += sizes;
+                job.work += work;
             }
-        return unit;
+        return job;
     }
 
     // Once per (collective, p): sizes that neither the quotient nor the full DAG can replay.
     void note_uneven(std::size_t c, Rank ranks) {
         std::string note = uneven_note(sweep_.collectives[c], ranks);
-        if (std::find(plan_.notes.begin(), plan_.notes.end(), note) == plan_.notes.end())
-            plan_.notes.push_back(std::move(note));
+        if (std::find(roster_.notes.begin(), roster_.notes.end(), note) == roster_.notes.end())
+            roster_.notes.push_back(std::move(note));
     }
 
-    // The candidates of one (collective, p, algorithm) into their units; `identities` holds the
-    // units of (collective, p) so far.
-    void plan_set(std::size_t c, std::size_t p, std::size_t a,
+    // The candidates of one (collective, p, algorithm) into their jobs; `identities` holds the
+    // jobs of (collective, p) so far.
+    void list_set(std::size_t c, std::size_t p, std::size_t a,
                   std::unordered_map<std::string, std::size_t>& identities) {
         CandidateSet& set = sweep_.sets[sweep_.set_index(c, p, a)];
         const AlgorithmInfo& info = *sweep_.algorithms[a].info;
@@ -178,49 +178,49 @@ class Planner {
                     continue;
                 }
             }
-            const auto [at, added] = identities.try_emplace(dag_identity(g), plan_.units.size());
+            const auto [at, added] = identities.try_emplace(dag_identity(g), roster_.jobs.size());
             if (added) {
                 if (counts.tasks() >= request_.symmetry_min_tasks)
-                    plan_.engine_choices.push_back(engine_choice(
+                    roster_.engine_choices.push_back(engine_choice(
                         g, sweep_.algorithms[a].info->has_radix, counts.tasks(), symmetry));
-                plan_.units.push_back(make_unit(c, p, a, k, counts, std::move(symmetry)));
+                roster_.jobs.push_back(make_job(c, p, a, k, counts, std::move(symmetry)));
             } else if (is_baseline(collective, info.name)) {
                 // The baseline always runs and owns its DAG, also where an earlier algorithm's
-                // candidate planned it (knomial with k = 2 is binomial's tree, and knomial comes
+                // candidate listed it (knomial with k = 2 is binomial's tree, and knomial comes
                 // first): the other algorithm's k then times only that one k, as rm's k = 2 is
                 // rd's DAG, and its bounded k are scouted (docs/bounds.md).
-                Unit& unit = plan_.units[at->second];
-                unit.algorithm = a;
-                unit.k = k;
-                unit.bounded = false;
-                unit.stage = 0;
+                Job& job = roster_.jobs[at->second];
+                job.algorithm = a;
+                job.k = k;
+                job.bounded = false;
+                job.stage = 0;
             }
             set.candidates.push_back({k, at->second});
-            ++plan_.candidates;
+            ++roster_.candidates;
         }
         if (!set.candidates.empty()) set.unavailable.clear();
     }
 
-    void plan_units() {
+    void list_jobs() {
         sweep_.sets.resize(sweep_.collectives.size() * sweep_.ranks.size() *
                            sweep_.algorithms.size());
         for (std::size_t c = 0; c < sweep_.collectives.size(); ++c)
             for (std::size_t p = 0; p < sweep_.ranks.size(); ++p) {
                 std::unordered_map<std::string, std::size_t> identities;
                 for (std::size_t a = 0; a < sweep_.algorithms.size(); ++a)
-                    plan_set(c, p, a, identities);
+                    list_set(c, p, a, identities);
             }
     }
 
     const SelectRequest& request_;
-    SweepPlan plan_;
-    Sweep& sweep_ = plan_.sweep;
+    SweepRoster roster_;
+    Sweep& sweep_ = roster_.sweep;
 };
 
 }  // namespace
 
-SweepPlan plan_sweep(const SelectRequest& request) {
-    return Planner(request).take();
+SweepRoster make_roster(const SelectRequest& request) {
+    return RosterMaker(request).take();
 }
 
 }  // namespace piccolo::detail
