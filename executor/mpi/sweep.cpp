@@ -68,8 +68,10 @@ std::vector<int> radices_for(const AlgorithmInfo& info, const RunOptions& o, Ran
     return out;
 }
 
-// -a, or by default the candidates `piccolo select` sweeps for the collective (bruck when named).
+// -a, or by default the candidates `piccolo select` sweeps for the collective (bruck when named);
+// none under --library-only, which times the library's own collective alone.
 std::vector<std::string> algorithms_for(const RunOptions& o, Collective collective) {
+    if (o.library_only) return {};
     if (!o.algorithms.empty()) return o.algorithms;
     std::vector<std::string> out;
     for (const AlgorithmInfo& info : algorithms())

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The emulated cluster of tools/testbed: its refusals (one line, exit 2), its link rate, an MPI
-# job across its namespaces (the profiler and the executor, nodes of one rank), and that nothing
+# job across its namespaces (the profiler and the executor, nodes of one rank; MPICH's own
+# Allgather where piccolo-run-mpi-mpich was built), and that nothing
 # it created is left behind, after a normal end, a failing job and a SIGTERM.
 #   testbed.sh PROFILER RUNNER WORKDIR       (skipped, 77, where network namespaces cannot be made)
 set -u
@@ -14,7 +15,9 @@ if [[ $(id -u) -ne 0 ]] || ! ip netns add "${name}x" 2> /dev/null; then
 fi
 ip netns del "${name}x"
 fail() { echo "FAIL: $*"; exit 1; }
-snapshot() { { ip netns list; ip -br link; tc qdisc show; ls /tmp | grep '^testbed-'; } | sort; }
+# Its own namespaces and folders (named after $name: another testbed may run beside it), and
+# every link and queueing discipline of the host.
+snapshot() { { ip netns list | grep "^$name"; ip -br link; tc qdisc show; ls /tmp | grep "^testbed-$name"; } | sort; }
 before=$(snapshot)
 nothing_left() {
     local now
@@ -59,6 +62,21 @@ bash "$testbed" --name "$name" --rate 1gbit shell "
     fail "MPI on the testbed: $(tail -n 5 mpi.txt)"
 grep -q '^# level system: ' profile.yaml || fail "the profile has no measured system level"
 nothing_left "MPI jobs"
+
+# MPICH across the namespaces ("$TESTBED_MPIEXEC"), where it was built: its own 1 MiB Allgather
+# between 2 nodes crosses the 200 Mbit/s link, so it cannot take less than the 1 MiB beyond the
+# bucket's 32 KiB at the full rate (40.6 ms); through shared memory it takes well under 1 ms.
+mpich_runner=$(dirname "$runner")/piccolo-run-mpi-mpich
+if [[ -x $mpich_runner ]] && command -v mpiexec.mpich > /dev/null; then
+    bash "$testbed" --name "$name" --rate 200mbit shell "
+        \"\$TESTBED_MPIEXEC\" $mpich_runner --library-only --node-size 1 -c allgather -s 1MiB \
+            -q --csv mpich.csv" > mpich.txt 2>&1 || fail "MPICH on the testbed: $(tail -n 5 mpich.txt)"
+    grep -q '^# mpi_library: MPICH' mpich.csv || fail "mpich.csv was not written by MPICH"
+    awk -F, '$4 == "library" && $5 == 1048576 { found = 1; if ($7 < 8 * (1048576 - 32768) / 200e6) fast = 1 }
+             END { exit !(found && !fast) }' mpich.csv ||
+        fail "MPICH's 1 MiB Allgather did not cross the link: $(grep library mpich.csv)"
+    nothing_left "an MPICH job"
+fi
 
 # A failing job and a SIGTERM: the status comes back, nothing stays.
 bash "$testbed" --name "$name" mpi false > /dev/null 2>&1

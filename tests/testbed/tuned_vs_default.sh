@@ -5,7 +5,9 @@
 #  2. the script's refusals (one line, exit 2);
 #  3. a real run on 2 ranks of this host (6 rounds, 2 sizes): a table of every collective and
 #     size, and a tuned job that really reads the file (a rules file naming an Allreduce
-#     algorithm Open MPI does not have makes the tuned jobs fail).
+#     algorithm Open MPI does not have makes the tuned jobs fail), and the jobs time the library
+#     alone, and a job that hangs is run once more;
+#  4. the same with MPICH (--library mpich) where piccolo-run-mpi-mpich was built.
 #   tuned_vs_default.sh PICCOLO_BIN_DIR WORKDIR
 source "$(dirname "$0")/prologue.sh"
 
@@ -92,4 +94,38 @@ OMPI_MCA_orte_base_help_aggregate=0 timeout 120 bash "$tools/tuned_vs_default.sh
     --rounds 6 --bin "$bin" --out bad "${launcher[@]}" -n 2 > bad.out 2>&1 &&
     fail "the tuned jobs ran with an impossible rule: the file did not reach the library"
 grep -q MPI_ERR_ARG bad.out || fail "the impossible rule failed without MPI_ERR_ARG: $(tail -n 3 bad.out)"
+grep -v '^#' real/tuned.6.csv | cut -d, -f4 | sort -u | tr '\n' ' ' | grep -qx 'library style ' ||
+    fail "--library-only timed more than the library's collectives: $(cut -d, -f2,4 real/tuned.6.csv)"
+
+# A job that hangs is run once more: the launcher's first job sleeps past TUNED_JOB_TIMEOUT.
+cat > hangs_once.sh << 'EOF'
+#!/usr/bin/env bash
+[[ -e hung ]] || { touch hung && exec sleep 60; }
+exec "$@"
+EOF
+TUNED_JOB_TIMEOUT=5 timeout 300 bash "$tools/tuned_vs_default.sh" --machine "$machine" --nodes 1 \
+    --ppn 2 --sizes 8 --rounds 6 --bin "$bin" --out again bash hangs_once.sh "${launcher[@]}" -n 2 \
+    > again.md 2> again.err || fail "a hung job was not run again: $(tail -n 3 again.err)"
+grep -qx "tuned_vs_default: the default job of round 1 ran past 5 s; running it again" again.err ||
+    fail "no note of the job run again: $(cat again.err)"
+[[ $(grep -c '^| all' again.md) -eq 2 ]] || fail "the table after a job run again has not 2 rows"
+
+# 4. MPICH (--library mpich), where piccolo-run-mpi-mpich was built: the same real run with its
+# selection JSON, and a JSON naming an algorithm MPICH does not have, which MPICH refuses.
+if [[ -x $bin/piccolo-run-mpi-mpich ]] && command -v mpiexec.mpich > /dev/null; then
+    timeout 300 bash "$tools/tuned_vs_default.sh" --library mpich --machine "$machine" --nodes 1 \
+        --ppn 2 --sizes 8,64KiB --rounds 6 --bin "$bin" --out mpich mpiexec.mpich -n 2 > mpich.md \
+        2> mpich.err || fail "a real MPICH run: $(tail -n 3 mpich.err)"
+    cat mpich.md
+    [[ $(grep -c '^| all' mpich.md) -eq 4 ]] || fail "the MPICH run's table has not 4 rows"
+    [[ -s mpich/rules.json && ! -e mpich/rules.txt ]] || fail "MPICH's rules.json missing"
+    grep -q '^# mpi_library: MPICH' mpich/tuned.6.csv || fail "the tuned jobs did not run MPICH"
+    echo '{"collective=allreduce": {"comm_type=intra": {"comm_size=any": {"avg_msg_size=any":
+          {"algorithm=MPIR_Allreduce_intra_none": {}}}}}}' > bad.json
+    timeout 120 bash "$tools/tuned_vs_default.sh" --library mpich --rules bad.json --nodes 1 \
+        --ppn 2 --sizes 8 --rounds 6 --bin "$bin" --out badm mpiexec.mpich -n 2 > badm.out 2>&1 &&
+        fail "the MPICH tuned jobs ran with an impossible rule: the file did not reach the library"
+    grep -q 'unrecognized key algorithm=MPIR_Allreduce_intra_none' badm.out ||
+        fail "the impossible MPICH rule failed otherwise: $(head -n 3 badm.out)"
+fi
 echo "tuned_vs_default: ok"

@@ -4,7 +4,8 @@
     speedup.py DIR ROUNDS
 
 Reads DIR/default.R.csv and DIR/tuned.R.csv for R = 1..ROUNDS (piccolo-run-mpi --csv rows of
-the library's collectives), DIR/rules.txt (what the file names per call) and DIR/select.csv
+the library's collectives), DIR/rules.txt (Open MPI) or DIR/rules.json (MPICH), what the file
+names per call, and DIR/select.csv
 (piccolo's best, if there). Round R gives one ratio
 x_R = default median / tuned median (the two jobs of a round run back to back, so a slow spell of
 the machine that hits both cancels). The speedup is the median of the ratios and its interval the
@@ -65,6 +66,47 @@ def file_names(path, collective, ranks, size):
     return "Open MPI's own"  # no rule for the collective: its own decision
 
 
+def mpich_names(path, collective, ranks, size):
+    """The algorithm an MPICH selection JSON file names for a call (MPICH 4.0
+    src/mpi/coll/src/csel.c: at each level the first key, in file order, whose condition holds;
+    Allgather's total_msg_size is the per-rank bytes x p, Allreduce's avg_msg_size the vector,
+    its count in doubles, as piccolo-run-mpi calls it; a built-in commutative operation)."""
+    import json
+    pof2 = 1 << (ranks.bit_length() - 1)
+    facts = {"comm_type": "intra", "is_commutative": "yes", "is_op_built_in": "yes",
+             "comm_size": ranks,
+             "total_msg_size": size * ranks if collective == "allgather" else size,
+             "avg_msg_size": size,
+             "count": size if collective == "allgather" else size // 8}  # bytes; doubles
+
+    def holds(key):
+        for op in ("<=", "<", "="):
+            if op in key:
+                name, value = key.split(op, 1)
+                break
+        else:
+            return False
+        have = facts.get(name)
+        if have is None or value == "any":
+            return have is not None or value == "any"
+        if name == "comm_size" and value == "pow2":
+            return ranks & (ranks - 1) == 0
+        if name == "count" and value == "pow2":  # count<pow2: below the largest 2^n <= ranks
+            return have < pof2
+        if isinstance(have, str):
+            return op == "=" and have == value
+        number = int(value)
+        return have <= number if op == "<=" else have < number if op == "<" else have == number
+
+    node = json.load(open(path)).get(f"collective={collective}")
+    while isinstance(node, dict) and node:
+        algorithm = next((k for k in node if k.startswith("algorithm=")), None)
+        if algorithm:
+            return algorithm.split("=", 1)[1].replace(f"MPIR_{collective.capitalize()}_intra_", "")
+        node = next((node[k] for k in node if holds(k)), None)
+    return "MPICH's own"  # no rule for the call: the library's built-in selection
+
+
 def ranks_of(path):
     for line in open(path):
         if line.startswith("# ranks:"):
@@ -83,6 +125,12 @@ def interval(ratios):
     return statistics.median(x), x[j - 1], x[n - j]
 
 
+def names(folder, collective, ranks, size):
+    if os.path.exists(f"{folder}/rules.json"):
+        return mpich_names(f"{folder}/rules.json", collective, ranks, size)
+    return file_names(f"{folder}/rules.txt", collective, ranks, size)
+
+
 def main(folder, rounds):
     default = [medians(f"{folder}/default.{r}.csv") for r in range(1, rounds + 1)]
     tuned = [medians(f"{folder}/tuned.{r}.csv") for r in range(1, rounds + 1)]
@@ -93,7 +141,7 @@ def main(folder, rounds):
         ratios = [d[key] / t[key] for d, t in zip(default, tuned)]
         speedup, low, high = interval(ratios)
         table.append({"collective": key[0], "bytes": key[1], "piccolo_best": chosen.get(key, "-"),
-                      "file_names": file_names(f"{folder}/rules.txt", key[0], ranks, key[1]),
+                      "file_names": names(folder, key[0], ranks, key[1]),
                       "default_s": statistics.median(d[key] for d in default),
                       "tuned_s": statistics.median(t[key] for t in tuned),
                       "speedup": speedup, "ci_low": low, "ci_high": high,

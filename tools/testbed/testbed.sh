@@ -124,9 +124,24 @@ exec mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none "\${block
 EOF
 chmod +x "$work/mpirun"
 
+# The same for MPICH (Debian's is ch4:ucx): every rank treated as on another node
+# (MPIR_CVAR_NOLOCAL: no shared-memory path between the ranks of this host) and UCX held to TCP
+# over the node's link.
+cat > "$work/mpiexec" << EOF
+#!/usr/bin/env bash
+blocks=()
+for ((i = 0; i < $nodes; i++)); do
+    ((i == 0)) || blocks+=(:)
+    blocks+=(-n $ppn ip netns exec ${name}n\$i "\$@")
+done
+export MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=pcnet
+exec mpiexec.mpich "\${blocks[@]}"
+EOF
+chmod +x "$work/mpiexec"
+
 case $mode in
     mpi) ip netns exec "$switch" "$work/mpirun" "$@" ;;
-    shell) TESTBED_MPIRUN=$work/mpirun TESTBED_NODES=$nodes TESTBED_PPN=$ppn \
+    shell) TESTBED_MPIRUN=$work/mpirun TESTBED_MPIEXEC=$work/mpiexec TESTBED_NODES=$nodes TESTBED_PPN=$ppn \
         ip netns exec "$switch" bash -c "$1" ;;
     check) bash "$(dirname "$0")/link_rate.sh" "$(node_ns 0)" "$(node_ns 1)" 10.77.0.1 10.77.0.2 ;;
 esac

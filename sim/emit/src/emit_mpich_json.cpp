@@ -28,6 +28,10 @@
 // communicator size (mpich_versions.cpp holds the facts and their sources). Where the best
 // simulated choice has no counterpart there, the rule names the fastest simulated candidate
 // that has one, and a remark says how much slower it was predicted to be.
+// Allgather and Allreduce keep what MPICH runs by itself (its built-in tree evaluated at the
+// point, mpich_own_choice.cpp) where MPICH runs an algorithm piccolo does not model there
+// (reduce_scatter_allgather, brucks) or piccolo predicts less than 5 % gain over it, as
+// openmpi-rules leaves such points to Open MPI's own decision.
 //  - Allreduce rules start with "is_commutative=no" -> recursive doubling: MPICH's ring and
 //    recursive multiplying need a commutative operation (coll_algorithms.txt) and a tuning
 //    file's choice is not checked. Reduce_scatter_block rules start with "is_commutative=no" ->
@@ -48,8 +52,10 @@
 #include <climits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <optional>
 
+#include "mpich_own_choice.hpp"
 #include "mpich_versions.hpp"
 #include "piccolo/core/error.hpp"
 #include "piccolo/emit/select_emit.hpp"
@@ -139,6 +145,8 @@ Json leaf(const MpichChoice& choice) {
 struct Losses {
     std::map<std::string, std::pair<int, double>> replaced;  // algorithm -> (points, worst)
     int points = 0;
+    int kept_modelled = 0;  // MPICH's own choice kept: piccolo predicts no gain over it
+    std::map<std::string, int> kept_unmodelled;  // kept: piccolo does not model it -> points
     std::vector<std::string> truncated;  // scales whose largest sizes could not be written
 };
 
@@ -178,6 +186,43 @@ std::optional<Chosen> fastest_equivalent(const PointSelection& p, const Target& 
     return best;
 }
 
+// A gain smaller than this over what MPICH runs by itself is within the error of measured
+// profiles (docs/accuracy.md): no reason to override the library (as openmpi-rules does).
+constexpr double keep_margin = 0.05;
+
+// MPICH's own choice for an Allgather or Allreduce point, where the file keeps it: MPICH runs
+// an algorithm piccolo does not model there (reduce_scatter_allgather, brucks), or piccolo
+// predicts less than keep_margin gain over it. A leaf cannot say "MPICH's own" (allcomm_auto),
+// so the file names what MPICH's built-in tree names for the point.
+std::optional<Chosen> kept_own(const PointSelection& p, const Target& t, const Chosen& best,
+                               Losses* losses) {
+    if (p.collective != Collective::allgather && p.collective != Collective::allreduce) return {};
+    const std::string own = mpich::own_algorithm(t.version.defaults,
+                                                 {p.collective, t.ranks, p.bytes});
+    if (own.empty() || own == best.choice.function) return {};
+    std::optional<double> own_time;  // piccolo's prediction of MPICH's own algorithm
+    auto consider = [&](std::string_view algorithm, double time) {
+        const mpich::Algorithm* a = mpich::equivalent(t.version, p.collective, algorithm, t.ranks);
+        if (a && a->name == own && !a->takes_k && a->fixed_k == 0)
+            own_time = std::min(own_time.value_or(time), time);
+    };
+    for (const AlgorithmOutcome& o : p.algorithms)
+        if (o.available) consider(o.algorithm, o.time);
+    if (!p.baseline.empty()) consider(p.baseline, p.baseline_time);
+    if (own_time && best.time * (1 + keep_margin) <= *own_time) return {};
+    if (losses) {
+        ++losses->points;
+        if (own_time)
+            ++losses->kept_modelled;
+        else
+            ++losses->kept_unmodelled[own];
+    }
+    MpichChoice choice{own};
+    if (own == "MPIR_Allreduce_intra_reduce_scatter_allgather")  // generic.json's guards
+        choice.small_count_fallback = "MPIR_Allreduce_intra_recursive_doubling";
+    return Chosen{choice, own_time.value_or(best.time)};
+}
+
 Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
     std::optional<Chosen> best = fastest_equivalent(p, t);
     // Only when the sweep simulated nothing this version has (e.g. -a ring for 4.0's Allreduce).
@@ -186,6 +231,7 @@ Chosen choose(const PointSelection& p, const Target& t, Losses* losses) {
                                                     fallback_algorithm(p.collective), 1),
                                 0, t.style),
                       0};
+    if (std::optional<Chosen> own = kept_own(p, t, *best, losses)) return *own;
     const AlgorithmOutcome* top = p.best_outcome();
     if (!losses || !top) return *best;
     ++losses->points;
@@ -339,6 +385,38 @@ Json base_tree(const EmitOptions& options, const mpich::Version& version) {
     return root;
 }
 
+// The remarks on what one collective's rules lost against the simulated best and where they
+// kept MPICH's own choice.
+void remark_losses(const Losses& losses, Collective collective, const mpich::Version& version,
+                   std::vector<std::string>& remarks) {
+    for (const auto& [algorithm, loss] : losses.replaced)
+        remarks.push_back(fmt::format(
+            "mpich-json: MPICH {} cannot run {} where it was the best {} ({} of {} points); "
+            "there the file names the fastest algorithm MPICH {} runs (at most {:.1f}% "
+            "slower in simulation)",
+            version.name, algorithm, to_string(collective), loss.first,
+            losses.points, version.name, 100 * loss.second));
+    if (losses.kept_modelled > 0 || !losses.kept_unmodelled.empty()) {
+        std::string unmodelled;
+        for (const auto& [function, points] : losses.kept_unmodelled)
+            unmodelled += fmt::format(", {} where MPICH runs {} (piccolo does not model it)",
+                                      points, function);
+        remarks.push_back(fmt::format(
+            "mpich-json: {} keeps MPICH {}'s own choice at {} of {} points: {} where piccolo "
+            "predicts less than {:.0f}% gain over it{}",
+            to_string(collective), version.name,
+            losses.kept_modelled +
+                std::accumulate(losses.kept_unmodelled.begin(), losses.kept_unmodelled.end(),
+                                0, [](int n, const auto& e) { return n + e.second; }),
+            losses.points, losses.kept_modelled, 100 * keep_margin, unmodelled));
+    }
+    for (const std::string& where : losses.truncated)
+        remarks.push_back(fmt::format(
+            "mpich-json: {}: MPICH reads size thresholds as int, so sizes whose total "
+            "exceeds 2147483647 bytes share the rule of the largest size it can write",
+            where));
+}
+
 }  // namespace
 
 Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) {
@@ -378,18 +456,7 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
         const std::string key =
             fmt::format("collective={}", mpich::collective_key(result.collectives[c]));
         root[key] = collective_entry(result, c, version, losses);
-        for (const auto& [algorithm, loss] : losses.replaced)
-            out.remarks.push_back(fmt::format(
-                "mpich-json: MPICH {} cannot run {} where it was the best {} ({} of {} points); "
-                "there the file names the fastest algorithm MPICH {} runs (at most {:.1f}% "
-                "slower in simulation)",
-                version.name, algorithm, to_string(result.collectives[c]), loss.first,
-                losses.points, version.name, 100 * loss.second));
-        for (const std::string& where : losses.truncated)
-            out.remarks.push_back(fmt::format(
-                "mpich-json: {}: MPICH reads size thresholds as int, so sizes whose total "
-                "exceeds 2147483647 bytes share the rule of the largest size it can write",
-                where));
+        remark_losses(losses, result.collectives[c], version, out.remarks);
     }
     if (root.contains("collective=reduce") &&
         root["collective=reduce"].dump().find("MPIR_Reduce_intra_reduce_scatter_gather") !=
