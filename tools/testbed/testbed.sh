@@ -108,36 +108,30 @@ for ((i = 0; i < nodes; i++)); do
     fi
 done
 
-# The MPI launcher: one MPMD block per node. The PMIx server of mpirun (in the switch namespace)
-# listens on the bridge, and only self and tcp are allowed: with shared memory every pair of
-# ranks on this host would bypass the network.
-cat > "$work/mpirun" << EOF
+# The MPI launchers: one MPMD block per node, then the library's settings and its launcher.
+launcher() {  # launcher FILE SETTINGS COMMAND
+    cat > "$1" << EOF
 #!/usr/bin/env bash
 blocks=()
 for ((i = 0; i < $nodes; i++)); do
     ((i == 0)) || blocks+=(:)
     blocks+=(-n $ppn ip netns exec ${name}n\$i "\$@")
 done
-export PMIX_MCA_ptl_tcp_if_include=$bridge OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=pcnet
-export OMPI_MCA_oob_tcp_if_include=$bridge
-exec mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none "\${blocks[@]}"
+$2
+exec $3 "\${blocks[@]}"
 EOF
-chmod +x "$work/mpirun"
-
-# The same for MPICH (Debian's is ch4:ucx): every rank treated as on another node
-# (MPIR_CVAR_NOLOCAL: no shared-memory path between the ranks of this host) and UCX held to TCP
-# over the node's link.
-cat > "$work/mpiexec" << EOF
-#!/usr/bin/env bash
-blocks=()
-for ((i = 0; i < $nodes; i++)); do
-    ((i == 0)) || blocks+=(:)
-    blocks+=(-n $ppn ip netns exec ${name}n\$i "\$@")
-done
-export MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=pcnet
-exec mpiexec.mpich "\${blocks[@]}"
-EOF
-chmod +x "$work/mpiexec"
+    chmod +x "$1"
+}
+# Open MPI: the PMIx server of mpirun (in the switch namespace) listens on the bridge, and only
+# self and tcp are allowed: with shared memory every pair of ranks on this host would bypass the
+# network.
+launcher "$work/mpirun" "export PMIX_MCA_ptl_tcp_if_include=$bridge OMPI_MCA_btl=self,tcp \
+OMPI_MCA_btl_tcp_if_include=pcnet OMPI_MCA_oob_tcp_if_include=$bridge" \
+    "mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none"
+# MPICH (Debian's is ch4:ucx): every rank treated as on another node (MPIR_CVAR_NOLOCAL: no
+# shared-memory path between the ranks of this host) and UCX held to TCP over the node's link.
+launcher "$work/mpiexec" "export MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=pcnet" \
+    mpiexec.mpich
 
 case $mode in
     mpi) ip netns exec "$switch" "$work/mpirun" "$@" ;;
