@@ -47,9 +47,10 @@ ip netns del "${name}sw"
 nothing_left "a name in use"
 
 # The shaped link: a TCP stream's payload within 10 % of the rate less its headers (1448 of
-# 1514 bytes a frame: 95.6 %), both ways.
+# 1514 bytes a frame: 95.6 %), each way alone and both ways at once (full duplex).
 bash "$testbed" --name "$name" --rate 200mbit check > rate.txt || fail "check: $(cat rate.txt)"
 cat rate.txt
+[[ $(wc -l < rate.txt) -eq 4 ]] || fail "check printed not 4 lines"
 awk '{ if ($4 < 0.9 * 191 || $4 > 1.1 * 191) bad = 1 } END { exit bad }' rate.txt ||
     fail "a direction off 191 Mbit/s by more than 10 %"
 nothing_left "check"
