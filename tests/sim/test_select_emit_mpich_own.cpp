@@ -18,7 +18,7 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 std::string own(Collective c, int p, std::uint64_t bytes) {
-    return mpich::own_algorithm(mpich::version("4.0").defaults, {c, p, bytes});
+    return mpich::own_algorithm(Json::parse(mpich::version("4.0").defaults), {c, p, bytes});
 }
 
 // The rules of a one-scale, one-size file: its comm_size=any branch (one scale).

@@ -157,6 +157,7 @@ struct Chosen {
 
 struct Target {
     const mpich::Version& version;
+    const Json& own_tree;  // the version's built-in tree (version.defaults), parsed once
     int ranks;  // communicator sizes the rule serves are judged like this one (power of 2 or not)
     Style style;
 };
@@ -197,8 +198,7 @@ constexpr double keep_margin = 0.05;
 std::optional<Chosen> kept_own(const PointSelection& p, const Target& t, const Chosen& best,
                                Losses* losses) {
     if (p.collective != Collective::allgather && p.collective != Collective::allreduce) return {};
-    const std::string own = mpich::own_algorithm(t.version.defaults,
-                                                 {p.collective, t.ranks, p.bytes});
+    const std::string own = mpich::own_algorithm(t.own_tree, {p.collective, t.ranks, p.bytes});
     if (own.empty() || own == best.choice.function) return {};
     std::optional<double> own_time;  // piccolo's prediction of MPICH's own algorithm
     auto consider = [&](std::string_view algorithm, double time) {
@@ -286,12 +286,12 @@ Json size_rules(const SelectResult& result, std::size_t c, std::size_t s, const 
 // MPICH runs only on powers of 2 is guarded by "comm_size=pow2", the other sizes get the
 // fastest choice without it.
 Json scale_rules(const SelectResult& result, std::size_t c, std::size_t s,
-                 const mpich::Version& version, Losses& losses) {
+                 const mpich::Version& version, const Json& own_tree, Losses& losses) {
     const int p = result.scales[s].ranks();
-    Json rules = size_rules(result, c, s, {version, p, result.style}, &losses);
+    Json rules = size_rules(result, c, s, {version, own_tree, p, result.style}, &losses);
     if ((p & (p - 1)) != 0) return rules;
     // p + 1: not a power of 2
-    Json others = size_rules(result, c, s, {version, p + 1, result.style}, nullptr);
+    Json others = size_rules(result, c, s, {version, own_tree, p + 1, result.style}, nullptr);
     if (others == rules) return rules;
     Json split;
     split["comm_size=pow2"] = std::move(rules);
@@ -316,7 +316,7 @@ Json guards(Collective c) {
 }
 
 Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version& version,
-                 Losses& losses) {
+                 const Json& own_tree, Losses& losses) {
     // Scales by p (then ppn); several ppn for one p nest under comm_avg_ppn.
     std::vector<std::size_t> order(result.scales.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -331,7 +331,7 @@ Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version
         while (j < order.size() && result.scales[order[j]].ranks() == p) ++j;
         Json subtree;
         if (j - i == 1) {
-            subtree = scale_rules(result, c, order[i], version, losses);
+            subtree = scale_rules(result, c, order[i], version, own_tree, losses);
         } else {
             for (std::size_t m = i; m < j; ++m) {
                 // comm_avg_ppn has no "=any"; comm_size=any is always true and ends the list.
@@ -339,7 +339,7 @@ Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version
                     m + 1 == j
                         ? "comm_size=any"
                         : fmt::format("comm_avg_ppn<={}", result.scales[order[m]].ranks_per_node);
-                subtree[key] = scale_rules(result, c, order[m], version, losses);
+                subtree[key] = scale_rules(result, c, order[m], version, own_tree, losses);
             }
         }
         // Adjacent sizes of communicator with the same rules merge into the larger one.
@@ -358,9 +358,9 @@ Json intra_rules(const SelectResult& result, std::size_t c, const mpich::Version
 }
 
 Json collective_entry(const SelectResult& result, std::size_t c, const mpich::Version& version,
-                      Losses& losses) {
+                      const Json& own_tree, Losses& losses) {
     Json entry;
-    entry["comm_type=intra"] = intra_rules(result, c, version, losses);
+    entry["comm_type=intra"] = intra_rules(result, c, version, own_tree, losses);
     Json inter;
     inter["algorithm=" + std::string(inter_algorithm(result.collectives[c]))] = Json::object();
     entry["comm_type=inter"] = std::move(inter);
@@ -450,12 +450,13 @@ Emitted emit_mpich_json(const SelectResult& result, const EmitOptions& options) 
             "avg_msg_size (sendcount x type size), reduce_scatter rules (MPI_Reduce_scatter_block, "
             "\"collective=reduce_scatter_block\") total_msg_size (recvcount x type size x comm "
             "size); MPI_Reduce_scatter keeps MPICH's own rules");
+    const Json own_tree = Json::parse(version.defaults);  // MPICH's own choices, read once
     Json root = Json::object();
     for (std::size_t c = 0; c < result.collectives.size(); ++c) {
         Losses losses;
         const std::string key =
             fmt::format("collective={}", mpich::collective_key(result.collectives[c]));
-        root[key] = collective_entry(result, c, version, losses);
+        root[key] = collective_entry(result, c, version, own_tree, losses);
         remark_losses(losses, result.collectives[c], version, out.remarks);
     }
     if (root.contains("collective=reduce") &&

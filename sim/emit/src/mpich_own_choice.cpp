@@ -65,10 +65,9 @@ bool holds(const std::string& key, const Facts& f) {
 
 }  // namespace
 
-std::string own_algorithm(std::string_view tree, const Call& call) {
+std::string own_algorithm(const Json& root, const Call& call) {
     if (call.collective != Collective::allgather && call.collective != Collective::allreduce)
         return {};
-    const Json root = Json::parse(tree);
     const std::string collective = call.collective == Collective::allgather ? "allgather"
                                                                             : "allreduce";
     const auto entry = root.find("collective=" + collective);

@@ -3,7 +3,7 @@
 // (mpich_defaults.cpp) walked as MPICH walks it.
 #include <cstdint>
 #include <string>
-#include <string_view>
+#include <nlohmann/json.hpp>
 
 #include "piccolo/schedules/schedule.hpp"
 
@@ -15,9 +15,9 @@ struct Call {
     std::uint64_t bytes;  // piccolo's size: per-rank contribution (Allgather), vector (Allreduce)
 };
 
-// The function of the "algorithm=" leaf MPICH's tree (the JSON text of a version's defaults)
-// reaches for the call, e.g. "MPIR_Allreduce_intra_reduce_scatter_allgather"; empty where the
-// tree has no entry for the collective.
-std::string own_algorithm(std::string_view tree, const Call& call);
+// The function of the "algorithm=" leaf MPICH's tree (a version's defaults, parsed with their
+// keys in file order) reaches for the call, e.g. "MPIR_Allreduce_intra_reduce_scatter_allgather";
+// empty where the tree has no entry for the collective.
+std::string own_algorithm(const nlohmann::ordered_json& tree, const Call& call);
 
 }  // namespace piccolo::mpich
